@@ -1,0 +1,1002 @@
+//===- Injection.cpp - The CUPTI collector: set-up, callbacks, shutdown ---===//
+//
+// CUDA loads this library into the profiled program when CUDA_INJECTION64_PATH
+// names it, and calls InitializeInjection while the driver initializes. From
+// then on:
+//  - CUPTI's Activity API hands over buffers of records (kernels, copies,
+//    memsets, synchronizations, runtime API calls, devices, contexts, CUPTI's
+//    own overhead), written to the profile as they arrive (bufferCompleted);
+//  - the Callback API calls onRuntimeApi on ENTER and EXIT of every runtime
+//    API call: on ENTER of the calls that create GPU work, allocate, free or
+//    synchronize it records the host call stack, keyed by correlation id; on
+//    EXIT it checks the return code, counts failures and records the first
+//    failure of each (API, error) pair with its stack;
+//  - the profile is finished (forced flush, module map, end record) when the
+//    program exits (on_exit), when a crash or stop signal arrives (a helper
+//    thread does the work, then the signal goes on to its old disposition), or
+//    never, in a child forked after CUDA started (it writes nothing).
+// docs/collector.md explains the design; docs/profile-format.md the records.
+//
+//===----------------------------------------------------------------------===//
+#include "Activity.h"
+#include "CudaErrors.h"
+#include "JsonLine.h"
+#include "Output.h"
+#include "Stacks.h"
+
+#include "cuda-advisor/Collector/Environment.h"
+
+#include <cuda.h>
+#include <cupti.h>
+#include <driver_types.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <mutex>
+#include <poll.h>
+#include <pthread.h>
+#include <string>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+#ifndef CUDA_ADVISOR_VERSION
+#define CUDA_ADVISOR_VERSION "unknown"
+#endif
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void);
+
+using namespace cuda_advisor::collector;
+
+namespace {
+
+enum State : int { Running = 0, Finalizing = 1, Closing = 2, Done = 3 };
+
+struct Config {
+  std::string Output;
+  bool Stacks = true;
+  unsigned StackDepth = DefaultStackDepth;
+  bool DriverApi = false;
+  bool Verbose = false;
+  size_t BufferBytes = size_t(4) << 20;
+  unsigned FlushMs = 2000;
+};
+
+/// At most this many CUPTI buffers are out at a time (256 MiB with the
+/// default size); past it CUPTI gets no buffer and counts dropped records.
+constexpr uint64_t MaxBuffersOut = 64;
+/// Distinct (API, error code) pairs that get an "error" record.
+constexpr size_t MaxErrorRecords = 32;
+
+constexpr int CrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int StopSignals[] = {SIGTERM, SIGINT, SIGHUP};
+
+bool isCrashSignal(int Sig) {
+  for (int S : CrashSignals)
+    if (S == Sig)
+      return true;
+  return false;
+}
+
+const char *signalName(int Sig) {
+  switch (Sig) {
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGINT:
+    return "SIGINT";
+  case SIGHUP:
+    return "SIGHUP";
+  default:
+    return "signal";
+  }
+}
+
+/// Entry points of the libcuda that loaded us, for device properties that
+/// CUPTI's device record lacks. Looked up with dlsym: the collector links
+/// nothing but CUPTI.
+struct DriverEntryPoints {
+  CUresult (*DriverGetVersion)(int *) = nullptr;
+  CUresult (*DeviceGetCount)(int *) = nullptr;
+  CUresult (*DeviceGet)(CUdevice *, int) = nullptr;
+  CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice) = nullptr;
+  CUresult (*DeviceGetName)(char *, int, CUdevice) = nullptr;
+  CUresult (*DeviceTotalMem)(size_t *, CUdevice) = nullptr;
+
+  void load() {
+    void *H = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!H)
+      H = RTLD_DEFAULT;
+    auto Get = [&](auto &Fn, const char *Name) {
+      Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(dlsym(H, Name));
+    };
+    Get(DriverGetVersion, "cuDriverGetVersion");
+    Get(DeviceGetCount, "cuDeviceGetCount");
+    Get(DeviceGet, "cuDeviceGet");
+    Get(DeviceGetAttribute, "cuDeviceGetAttribute");
+    Get(DeviceGetName, "cuDeviceGetName");
+    Get(DeviceTotalMem, "cuDeviceTotalMem_v2");
+  }
+};
+
+struct Collector {
+  Config Cfg;
+  Output Out;
+  StackWalker Walker;
+  StackTable Stacks;
+  ApiNames Names;
+  ActivityCounters Counters;
+  DriverEntryPoints Cu;
+  std::vector<uint8_t> WantsStack; // By runtime callback id.
+  pid_t Pid = 0;
+
+  std::atomic<bool> Active{false}; // False before set-up ends and in fork children.
+  std::atomic<int> Phase{Running};
+  std::atomic<int> Writers{0}; // Threads between a phase check and their write.
+  std::atomic<pthread_t> FinalizingThread{};
+  CUpti_SubscriberHandle Subscriber = nullptr;
+  bool CallbacksOn = false;
+
+  std::atomic<uint64_t> Dropped{0}, RefusedBuffers{0}, BuffersOut{0}, FailedCalls{0},
+      StackCaptures{0}, StackNs{0}, Callsites{0};
+  std::atomic<bool> DevicesQueried{false};
+  std::atomic<bool> CuptiFatal{false};
+  int RuntimeVersion = 0;
+
+  std::mutex ErrorMutex;
+  std::vector<std::pair<uint32_t, int>> ErrorsSeen;
+  std::string FirstError; // JSON object for the end record.
+
+  struct sigaction Previous[NSIG];
+  bool Installed[NSIG] = {};
+  int Pipe[2] = {-1, -1};
+  pthread_t Finalizer{};
+  std::atomic<bool> HaveFinalizer{false};
+  std::atomic<int> PendingSignal{0};
+};
+
+/// Created once and never destroyed: it must outlive the static destructors
+/// that run at exit, and CUPTI may call back until the very end.
+Collector *C = nullptr;
+thread_local bool InsideCollector = false;
+
+void vmessage(const char *Kind, const char *Fmt, va_list Args) {
+  char Buf[1024];
+  std::vsnprintf(Buf, sizeof(Buf), Fmt, Args);
+  std::fprintf(stderr, "[cuda-advisor] %s%s (pid %ld)\n", Kind, Buf, static_cast<long>(getpid()));
+}
+
+void verbose(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+void verbose(const char *Fmt, ...) {
+  if (!C || !C->Cfg.Verbose)
+    return;
+  va_list Args;
+  va_start(Args, Fmt);
+  vmessage("", Fmt, Args);
+  va_end(Args);
+}
+
+void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *Fmt, ...) {
+  va_list Args;
+  va_start(Args, Fmt);
+  vmessage("warning: ", Fmt, Args);
+  va_end(Args);
+}
+
+const char *cuptiResultName(CUptiResult R) {
+  const char *S = nullptr;
+  if (cuptiGetResultString(R, &S) != CUPTI_SUCCESS || !S)
+    return "unknown CUPTI error";
+  return S;
+}
+
+uint64_t cuptiNow() {
+  uint64_t T = 0;
+  cuptiGetTimestamp(&T);
+  return T;
+}
+
+uint64_t monotonicNs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return uint64_t(T.tv_sec) * 1000000000ull + uint64_t(T.tv_nsec);
+}
+
+uint32_t threadId() {
+  static thread_local uint32_t Tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  return Tid;
+}
+
+std::vector<std::string> commandLine() {
+  std::vector<std::string> Args;
+  int Fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return Args;
+  std::string All;
+  char Buf[4096];
+  for (;;) {
+    ssize_t N = ::read(Fd, Buf, sizeof(Buf));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    All.append(Buf, static_cast<size_t>(N));
+  }
+  ::close(Fd);
+  size_t Pos = 0;
+  while (Pos < All.size()) {
+    size_t End = All.find('\0', Pos);
+    if (End == std::string::npos)
+      End = All.size();
+    Args.push_back(All.substr(Pos, End - Pos));
+    Pos = End + 1;
+  }
+  return Args;
+}
+
+bool envFlag(const char *Name, bool Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  return !(std::strcmp(V, "0") == 0 || std::strcmp(V, "no") == 0 || std::strcmp(V, "false") == 0 ||
+           std::strcmp(V, "off") == 0);
+}
+
+unsigned long envNumber(const char *Name, unsigned long Default, unsigned long Min,
+                        unsigned long Max) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  char *End = nullptr;
+  unsigned long N = std::strtoul(V, &End, 10);
+  if (*End != '\0' || N < Min || N > Max) {
+    warning("ignoring %s=%s (expected a number in [%lu, %lu])", Name, V, Min, Max);
+    return Default;
+  }
+  return N;
+}
+
+Config readConfig() {
+  Config Cfg;
+  const char *Out = std::getenv(OutputEnv);
+  Cfg.Output = Out && *Out ? Out : defaultProfileName(commandLine());
+  Cfg.Stacks = envFlag(StacksEnv, true);
+  Cfg.StackDepth = static_cast<unsigned>(envNumber(StackDepthEnv, DefaultStackDepth, 1, MaxStackDepth));
+  Cfg.DriverApi = envFlag(DriverApiEnv, false);
+  Cfg.Verbose = envFlag(VerboseEnv, false);
+  Cfg.BufferBytes = envNumber(BufferKiBEnv, 4096, 64, 256 * 1024) * 1024;
+  Cfg.FlushMs = static_cast<unsigned>(envNumber(FlushMsEnv, 2000, 0, 3600 * 1000));
+  return Cfg;
+}
+
+/// The runtime calls whose call site a finding can point at: they create GPU
+/// work, allocate, free or synchronize.
+bool wantsStack(const std::string &Name) {
+  static const char *const Prefixes[] = {
+      "cudaLaunch",       "cudaMemcpy",         "cudaMemset",       "cudaMalloc",
+      "cudaFree",         "cudaHostAlloc",      "cudaHostRegister", "cudaHostUnregister",
+      "cudaMemPrefetch",  "cudaGraphLaunch",    "cudaDeviceSynchronize",
+      "cudaStreamSynchronize", "cudaEventSynchronize", "cudaStreamWaitEvent",
+      "cudaDeviceReset"};
+  for (const char *P : Prefixes)
+    if (Name.compare(0, std::strlen(P), P) == 0)
+      return true;
+  return false;
+}
+
+/// Counts a thread in Collector::Writers while it writes, and says whether it
+/// may write: once the end record is being written nobody else may.
+class WriterScope {
+public:
+  explicit WriterScope(Collector &Col) : Col(Col) {
+    Col.Writers.fetch_add(1);
+    Ok = Col.Phase.load() <= Finalizing;
+  }
+  ~WriterScope() { Col.Writers.fetch_sub(1); }
+  explicit operator bool() const { return Ok; }
+
+private:
+  Collector &Col;
+  bool Ok;
+};
+
+//===-- Activity buffers ---------------------------------------------------===//
+
+void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords) {
+  *MaxRecords = 0;
+  *Buffer = nullptr;
+  *Size = 0;
+  Collector *Col = C;
+  size_t Bytes = Col ? Col->Cfg.BufferBytes : size_t(4) << 20;
+  if (Col && Col->BuffersOut.load() >= MaxBuffersOut) {
+    Col->RefusedBuffers.fetch_add(1);
+    return; // CUPTI counts the records it cannot store as dropped.
+  }
+  void *P = nullptr;
+  if (posix_memalign(&P, 8, Bytes) != 0)
+    return;
+  *Buffer = static_cast<uint8_t *>(P);
+  *Size = Bytes;
+  if (Col)
+    Col->BuffersOut.fetch_add(1);
+}
+
+void writeRecords(Collector &Col, uint8_t *Buffer, size_t Valid) {
+  if (!Col.Active.load() || Valid == 0)
+    return;
+  WriterScope W(Col);
+  if (!W)
+    return;
+  constexpr size_t BlockSize = size_t(1) << 20;
+  std::string Block;
+  Block.reserve(BlockSize + 4096);
+  uint64_t Lines = 0;
+  CUpti_Activity *Record = nullptr;
+  while (cuptiActivityGetNextRecord(Buffer, Valid, &Record) == CUPTI_SUCCESS) {
+    if (appendActivity(Record, Col.Names, Col.Counters, Block))
+      ++Lines;
+    if (Block.size() >= BlockSize) {
+      Col.Out.write(Block, Lines);
+      Block.clear();
+      Lines = 0;
+    }
+  }
+  Col.Out.write(Block, Lines);
+}
+
+void CUPTIAPI bufferCompleted(CUcontext Context, uint32_t StreamId, uint8_t *Buffer, size_t,
+                              size_t Valid) {
+  if (Collector *Col = C) {
+    size_t Dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(Context, StreamId, &Dropped) == CUPTI_SUCCESS)
+      Col->Dropped.fetch_add(Dropped);
+    writeRecords(*Col, Buffer, Valid);
+    Col->BuffersOut.fetch_sub(1);
+  }
+  std::free(Buffer);
+}
+
+//===-- Callbacks ----------------------------------------------------------===//
+
+/// Captures the calling thread's stack, writes it if it is new, and returns
+/// its id + 1 (0: none).
+uint64_t captureStack(Collector &Col) {
+  uint64_t T0 = monotonicNs();
+  uintptr_t Frames[MaxStackDepth];
+  size_t N = Col.Walker.capture(Frames, Col.Cfg.StackDepth);
+  bool IsNew = false;
+  uint32_t Id = Col.Stacks.intern(Frames, N, IsNew);
+  if (IsNew) {
+    static thread_local std::string Line;
+    Line.clear();
+    JsonLine(Line, "stack").num("id", Id).hexArray("frames", Frames, N).end();
+    Col.Out.append(Line);
+  }
+  Col.StackNs.fetch_add(monotonicNs() - T0, std::memory_order_relaxed);
+  Col.StackCaptures.fetch_add(1, std::memory_order_relaxed);
+  return uint64_t(Id) + 1;
+}
+
+void recordCallSite(Collector &Col, const CUpti_CallbackData &D) {
+  WriterScope W(Col);
+  if (!W)
+    return;
+  uint64_t Stack = captureStack(Col);
+  if (D.correlationData)
+    *D.correlationData = Stack;
+  static thread_local std::string Line;
+  Line.clear();
+  JsonLine(Line, "callsite").num("correlation", D.correlationId).num("stack", Stack - 1).end();
+  Col.Out.append(Line);
+  Col.Callsites.fetch_add(1, std::memory_order_relaxed);
+}
+
+const std::string &runtimeName(const Collector &Col, CUpti_CallbackId Cbid) {
+  static const std::string Unknown = "unknown";
+  if (Cbid < Col.Names.Runtime.size() && !Col.Names.Runtime[Cbid].empty())
+    return Col.Names.Runtime[Cbid];
+  return Unknown;
+}
+
+void onFailedCall(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackData &D, int Code) {
+  uint64_t Nth = Col.FailedCalls.fetch_add(1) + 1;
+  {
+    std::lock_guard<std::mutex> Lock(Col.ErrorMutex);
+    for (auto &Seen : Col.ErrorsSeen)
+      if (Seen.first == Cbid && Seen.second == Code)
+        return;
+    if (Col.ErrorsSeen.size() >= MaxErrorRecords)
+      return;
+    Col.ErrorsSeen.emplace_back(Cbid, Code);
+  }
+  WriterScope W(Col);
+  if (!W)
+    return;
+  // The stack taken on ENTER, or, for calls that get none, one taken now: on
+  // EXIT the program's frames are the same.
+  uint64_t Stack = D.correlationData ? *D.correlationData : 0;
+  if (Stack == 0 && Col.Cfg.Stacks)
+    Stack = captureStack(Col);
+  const std::string &Api = runtimeName(Col, Cbid);
+  std::string Line;
+  JsonLine L(Line, "error");
+  L.str("api", Api)
+      .num("cbid", Cbid)
+      .snum("code", Code)
+      .str("error", cudaErrorName(Code))
+      .num("correlation", D.correlationId)
+      .num("thread", threadId())
+      .num("time", cuptiNow())
+      .num("nth", Nth);
+  if (Stack)
+    L.num("stack", Stack - 1);
+  L.end();
+  Col.Out.append(Line);
+  if (Nth == 1 || Col.FirstError.empty()) {
+    std::string First;
+    JsonLine F(First);
+    F.str("api", Api).snum("code", Code).str("error", cudaErrorName(Code)).num("correlation",
+                                                                             D.correlationId);
+    if (Stack)
+      F.num("stack", Stack - 1);
+    First += '}';
+    std::lock_guard<std::mutex> Lock(Col.ErrorMutex);
+    if (Col.FirstError.empty())
+      Col.FirstError = First;
+  }
+  verbose("%s returned %s (%d)", Api.c_str(), cudaErrorName(Code), Code);
+}
+
+/// Device properties that CUPTI's device record lacks (opt-in shared memory,
+/// the per-block reservation, clocks), queried once, on the first runtime
+/// call's EXIT: the driver is fully initialized by then.
+void queryDevices(Collector &Col) {
+  if (Col.DevicesQueried.exchange(true))
+    return;
+  DriverEntryPoints &Cu = Col.Cu;
+  if (!Cu.DeviceGetCount || !Cu.DeviceGet || !Cu.DeviceGetAttribute)
+    return;
+  int Count = 0;
+  if (Cu.DeviceGetCount(&Count) != CUDA_SUCCESS)
+    return;
+  std::string Block;
+  uint64_t Lines = 0;
+  for (int I = 0; I < Count; ++I) {
+    CUdevice Dev = 0;
+    if (Cu.DeviceGet(&Dev, I) != CUDA_SUCCESS)
+      continue;
+    auto Attr = [&](CUdevice_attribute A) -> uint64_t {
+      int V = 0;
+      return Cu.DeviceGetAttribute(&V, A, Dev) == CUDA_SUCCESS && V > 0 ? uint64_t(V) : 0;
+    };
+    char Name[256] = {};
+    if (Cu.DeviceGetName)
+      Cu.DeviceGetName(Name, sizeof(Name) - 1, Dev);
+    size_t Memory = 0;
+    if (Cu.DeviceTotalMem)
+      Cu.DeviceTotalMem(&Memory, Dev);
+    uint64_t Warp = Attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    uint64_t ThreadsPerSM = Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    JsonLine(Block, "device")
+        .str("source", "driver")
+        .num("id", static_cast<uint64_t>(I))
+        .str("name", Name)
+        .pair("cc", Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+              Attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))
+        .num("sms", Attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))
+        .num("max_threads_per_sm", ThreadsPerSM)
+        .num("max_warps_per_sm", Warp ? ThreadsPerSM / Warp : 0)
+        .num("max_blocks_per_sm", Attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR))
+        .num("max_threads_per_block", Attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK))
+        .num("warp_size", Warp)
+        .num("registers_per_sm", Attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR))
+        .num("registers_per_block", Attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK))
+        .num("shared_mem_per_sm", Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR))
+        .num("shared_mem_per_block", Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK))
+        .num("shared_mem_per_block_optin",
+             Attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN))
+        .num("reserved_shared_mem_per_block",
+             Attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK))
+        .num("global_memory_bytes", Memory)
+        .num("l2_cache_bytes", Attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))
+        .num("core_clock_khz", Attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE))
+        .num("memory_clock_khz", Attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE))
+        .num("memory_bus_width", Attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH))
+        .end();
+    ++Lines;
+  }
+  WriterScope W(Col);
+  if (W)
+    Col.Out.write(Block, Lines);
+}
+
+void onRuntimeApi(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackData &D) {
+  if (D.callbackSite == CUPTI_API_ENTER) {
+    if (Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020)
+      cuptiActivityFlushAll(0); // Before the context and its records go away.
+    if (D.correlationData)
+      *D.correlationData = 0;
+    if (Col.Cfg.Stacks && Cbid < Col.WantsStack.size() && Col.WantsStack[Cbid])
+      recordCallSite(Col, D);
+    return;
+  }
+  if (!Col.DevicesQueried.load(std::memory_order_relaxed))
+    queryDevices(Col);
+  if (Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020)
+    cuptiActivityFlushAll(0);
+  const auto *Ret = static_cast<const cudaError_t *>(D.functionReturnValue);
+  if (!Ret)
+    return;
+  int Code = static_cast<int>(*Ret);
+  // cudaErrorNotReady is how cudaStreamQuery / cudaEventQuery say "not yet".
+  if (Code == cudaSuccess || Code == cudaErrorNotReady)
+    return;
+  onFailedCall(Col, Cbid, D, Code);
+}
+
+void onFatalError(Collector &Col, const CUpti_StateData &S) {
+  Col.CuptiFatal.store(true);
+  WriterScope W(Col);
+  if (!W)
+    return;
+  std::string Line;
+  JsonLine(Line, "cupti_error")
+      .num("time", cuptiNow())
+      .num("result", S.notification.result)
+      .str("result_name", cuptiResultName(S.notification.result))
+      .str("message", S.notification.message ? S.notification.message : "")
+      .end();
+  Col.Out.append(Line);
+  warning("CUPTI reported a fatal error and stopped profiling: %s",
+          S.notification.message ? S.notification.message : cuptiResultName(S.notification.result));
+}
+
+void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
+                         const void *Data) {
+  Collector *Col = C;
+  if (!Col || !Col->Active.load(std::memory_order_relaxed) || InsideCollector)
+    return;
+  InsideCollector = true;
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+    onRuntimeApi(*Col, Cbid, *static_cast<const CUpti_CallbackData *>(Data));
+  else if (Domain == CUPTI_CB_DOMAIN_STATE && Cbid == CUPTI_CBID_STATE_FATAL_ERROR)
+    onFatalError(*Col, *static_cast<const CUpti_StateData *>(Data));
+  InsideCollector = false;
+}
+
+//===-- Finishing the profile ----------------------------------------------===//
+
+void sleepMs(unsigned Ms) {
+  timespec T{static_cast<time_t>(Ms / 1000), static_cast<long>(Ms % 1000) * 1000000L};
+  while (nanosleep(&T, &T) != 0 && errno == EINTR) {
+  }
+}
+
+bool waitForPhase(Collector &Col, int Wanted, unsigned TimeoutMs) {
+  for (unsigned I = 0; I < TimeoutMs; ++I) {
+    if (Col.Phase.load() >= Wanted)
+      return true;
+    sleepMs(1);
+  }
+  return Col.Phase.load() >= Wanted;
+}
+
+std::string endRecord(Collector &Col, int ExitCode, int Signal) {
+  ActivityCounters &K = Col.Counters;
+  std::string Line;
+  JsonLine L(Line, "end");
+  L.str("reason", Signal ? "signal" : "exit");
+  if (Signal)
+    L.num("signal", static_cast<uint64_t>(Signal)).str("signal_name", signalName(Signal));
+  else
+    L.snum("exit_code", ExitCode);
+  L.num("time", cuptiNow())
+      .num("records", Col.Out.linesWritten())
+      .num("dropped", Col.Dropped.load())
+      .num("buffers_refused", Col.RefusedBuffers.load())
+      .num("kernels", K.Kernels.load())
+      .num("memcpys", K.Memcpys.load())
+      .num("memsets", K.Memsets.load())
+      .num("syncs", K.Syncs.load())
+      .num("api_calls", K.RuntimeCalls.load())
+      .num("driver_calls", K.DriverCalls.load())
+      .num("devices", K.Devices.load())
+      .num("overheads", K.Overheads.load())
+      .num("overhead_ns", K.OverheadNs.load())
+      .num("incomplete", K.Incomplete.load())
+      .num("failed_calls", Col.FailedCalls.load());
+  {
+    std::lock_guard<std::mutex> Lock(Col.ErrorMutex);
+    if (!Col.FirstError.empty())
+      L.raw("first_error", Col.FirstError);
+  }
+  L.num("stacks", Col.Stacks.count())
+      .num("callsites", Col.Callsites.load())
+      .num("stack_capture_ns", Col.StackNs.load());
+  if (Col.RuntimeVersion)
+    L.num("cuda_runtime_version", static_cast<uint64_t>(Col.RuntimeVersion));
+  if (Col.CuptiFatal.load())
+    L.boolean("cupti_fatal_error", true);
+  L.end();
+  return Line;
+}
+
+/// Flushes CUPTI, then writes the module map and the end record and closes
+/// the file. Runs once; a second caller waits for the first.
+void finalize(int ExitCode, int Signal) {
+  Collector *Col = C;
+  if (!Col || !Col->Active.load())
+    return;
+  int Expected = Running;
+  if (!Col->Phase.compare_exchange_strong(Expected, Finalizing)) {
+    if (!pthread_equal(Col->FinalizingThread.load(), pthread_self()))
+      waitForPhase(*Col, Done, 10000);
+    return;
+  }
+  Col->FinalizingThread.store(pthread_self());
+  InsideCollector = true; // Our own calls below must not record themselves.
+  if (Signal)
+    Col->Out.setCrashing();
+  if (!Signal) {
+    // Safe now that the program is done with CUDA; the symbol is exported
+    // only by a shared libcudart (PyTorch), not by a static one (nvcc's default).
+    using GetVersionFn = int (*)(int *);
+    if (auto Fn = reinterpret_cast<GetVersionFn>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion")))
+      Fn(&Col->RuntimeVersion);
+  }
+  CUptiResult R = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  if (R != CUPTI_SUCCESS)
+    verbose("cuptiActivityFlushAll: %s", cuptiResultName(R));
+  size_t Dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &Dropped) == CUPTI_SUCCESS)
+    Col->Dropped.fetch_add(Dropped);
+
+  Col->Phase.store(Closing);
+  for (unsigned I = 0; I < 2000 && Col->Writers.load() > 0; ++I)
+    sleepMs(1);
+  Col->Out.flush();
+  std::string Tail;
+  uint64_t Modules = appendModuleRecords(Tail);
+  Col->Out.write(Tail, Modules);
+  Col->Out.write(endRecord(*Col, ExitCode, Signal), 1);
+  Col->Out.close();
+  Col->Phase.store(Done);
+  if (Col->Out.failed())
+    warning("writing %s failed: %s", Col->Out.path().c_str(), std::strerror(errno));
+  verbose("wrote %s: %llu records, %llu kernels, %llu copies, %llu dropped",
+          Col->Out.path().c_str(), static_cast<unsigned long long>(Col->Out.linesWritten()),
+          static_cast<unsigned long long>(Col->Counters.Kernels.load()),
+          static_cast<unsigned long long>(Col->Counters.Memcpys.load()),
+          static_cast<unsigned long long>(Col->Dropped.load()));
+  InsideCollector = false;
+}
+
+void onExit(int Status, void *) { finalize(Status, 0); }
+
+//===-- Signals and fork ---------------------------------------------------===//
+
+/// Hands Sig on to what would have handled it without the collector.
+void redeliver(Collector &Col, int Sig, siginfo_t *Info, void *Context) {
+  const struct sigaction &Prev = Col.Previous[Sig];
+  if ((Prev.sa_flags & SA_SIGINFO) && Prev.sa_sigaction) {
+    Prev.sa_sigaction(Sig, Info, Context);
+    return;
+  }
+  if (Prev.sa_handler == SIG_IGN)
+    return;
+  if (Prev.sa_handler != SIG_DFL) {
+    Prev.sa_handler(Sig);
+    return;
+  }
+  signal(Sig, SIG_DFL);
+  // A fault (si_code > 0 for a crash signal) happens again when the handler
+  // returns, now with the default action; anything sent must be sent again.
+  if (isCrashSignal(Sig) && Info && Info->si_code > 0)
+    return;
+  raise(Sig); // Blocked until the handler returns.
+}
+
+void notifyFinalizer(Collector &Col, int Sig) {
+  int Expected = 0;
+  Col.PendingSignal.compare_exchange_strong(Expected, Sig);
+  char B = static_cast<char>(Sig);
+  ssize_t Ignored = ::write(Col.Pipe[1], &B, 1);
+  (void)Ignored;
+}
+
+void onSignal(int Sig, siginfo_t *Info, void *Context) {
+  int SavedErrno = errno;
+  Collector *Col = C;
+  if (!Col) {
+    signal(Sig, SIG_DFL);
+    raise(Sig);
+    return;
+  }
+  if (Col->Active.load()) {
+    pthread_t Self = pthread_self();
+    bool OnFinalizer = Col->HaveFinalizer.load() && pthread_equal(Self, Col->Finalizer);
+    int P = Col->Phase.load();
+    if (P == Running && !OnFinalizer) {
+      // This thread must not go on running the program (it would have died),
+      // so it waits while the helper thread finishes the profile. The wait is
+      // bounded: a crash inside CUDA may leave a lock held that the flush
+      // needs.
+      if (Col->HaveFinalizer.load()) {
+        notifyFinalizer(*Col, Sig);
+        waitForPhase(*Col, Done, 10000);
+      } else {
+        finalize(0, Sig);
+      }
+    } else if (P != Running && P != Done && !OnFinalizer &&
+               !pthread_equal(Col->FinalizingThread.load(), Self)) {
+      // Being finished already (the program is exiting, or another signal
+      // came first): let that end, then go the way the signal goes.
+      waitForPhase(*Col, Done, 10000);
+    }
+  }
+  redeliver(*Col, Sig, Info, Context);
+  errno = SavedErrno;
+}
+
+void *finalizerMain(void *) {
+  sigset_t All;
+  sigfillset(&All);
+  pthread_sigmask(SIG_BLOCK, &All, nullptr);
+  Collector *Col = C;
+  for (;;) {
+    pollfd P{Col->Pipe[0], POLLIN, 0};
+    int Timeout = Col->Cfg.FlushMs ? static_cast<int>(Col->Cfg.FlushMs) : -1;
+    int R = poll(&P, 1, Timeout);
+    if (R == 0) {
+      // Hand completed records to the file now and then, so that a process
+      // that dies without a chance to finish (SIGKILL, _exit) leaves most of
+      // them behind.
+      if (Col->Active.load() && Col->Phase.load() == Running)
+        cuptiActivityFlushAll(0);
+      continue;
+    }
+    if (R < 0) {
+      if (errno == EINTR)
+        continue;
+      return nullptr;
+    }
+    char B;
+    ssize_t N = ::read(Col->Pipe[0], &B, 1);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return nullptr;
+    break;
+  }
+  // The thread that got the signal waits in onSignal and passes the signal
+  // on once the profile is finished.
+  finalize(0, Col->PendingSignal.load());
+  return nullptr;
+}
+
+void startFinalizer(Collector &Col) {
+  if (pipe2(Col.Pipe, O_CLOEXEC) != 0)
+    return;
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, 256 * 1024);
+  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
+  pthread_t T;
+  if (pthread_create(&T, &Attr, &finalizerMain, nullptr) == 0) {
+    Col.Finalizer = T;
+    Col.HaveFinalizer.store(true);
+  }
+  pthread_attr_destroy(&Attr);
+}
+
+void installSignalHandlers(Collector &Col) {
+  auto Install = [&](int Sig, bool OverHandlers) {
+    struct sigaction Old;
+    if (sigaction(Sig, nullptr, &Old) != 0)
+      return;
+    bool IsDefault = !(Old.sa_flags & SA_SIGINFO) && Old.sa_handler == SIG_DFL;
+    bool IsIgnored = !(Old.sa_flags & SA_SIGINFO) && Old.sa_handler == SIG_IGN;
+    if (IsIgnored || (!IsDefault && !OverHandlers))
+      return;
+    Col.Previous[Sig] = Old;
+    struct sigaction New;
+    std::memset(&New, 0, sizeof(New));
+    New.sa_sigaction = &onSignal;
+    New.sa_flags = SA_SIGINFO | SA_RESTART | (Old.sa_flags & SA_ONSTACK);
+    sigemptyset(&New.sa_mask);
+    if (sigaction(Sig, &New, nullptr) == 0)
+      Col.Installed[Sig] = true;
+  };
+  // Crash signals: also in front of the program's own handler, which runs
+  // after the profile is finished. Stop signals: only where the program has
+  // none (a Python program's SIGINT handler raises KeyboardInterrupt, and the
+  // program then exits normally).
+  for (int Sig : CrashSignals)
+    Install(Sig, true);
+  for (int Sig : StopSignals)
+    Install(Sig, false);
+}
+
+void onForkChild() {
+  // CUDA does not work in a child forked after it started, and CUPTI's state
+  // (threads, semaphores) did not survive the fork: the child writes nothing,
+  // and never calls CUPTI (a flush can hang there).
+  if (Collector *Col = C) {
+    Col->Active.store(false);
+    Col->HaveFinalizer.store(false);
+    Col->Out.abandon();
+  }
+}
+
+//===-- Set-up -------------------------------------------------------------===//
+
+std::string jsonStringArray(const std::vector<std::string> &Items) {
+  std::string S = "[";
+  for (size_t I = 0; I < Items.size(); ++I) {
+    if (I)
+      S += ',';
+    JsonLine::quote(S, Items[I].data(), Items[I].size());
+  }
+  S += ']';
+  return S;
+}
+
+void enableActivities(Collector &Col, std::vector<std::string> &Enabled,
+                      std::vector<std::string> &Failed) {
+  struct Kind {
+    CUpti_ActivityKind Kind;
+    const char *Name;
+  };
+  std::vector<Kind> Kinds = {
+      {CUPTI_ACTIVITY_KIND_DEVICE, "device"},
+      {CUPTI_ACTIVITY_KIND_CONTEXT, "context"},
+      {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "concurrent_kernel"},
+      {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
+      {CUPTI_ACTIVITY_KIND_MEMCPY2, "memcpy2"},
+      {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},
+      {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization"},
+      {CUPTI_ACTIVITY_KIND_RUNTIME, "runtime"},
+      {CUPTI_ACTIVITY_KIND_OVERHEAD, "overhead"},
+      {CUPTI_ACTIVITY_KIND_NAME, "name"},
+  };
+  if (Col.Cfg.DriverApi)
+    Kinds.push_back({CUPTI_ACTIVITY_KIND_DRIVER, "driver"});
+  for (const Kind &K : Kinds) {
+    CUptiResult R = cuptiActivityEnable(K.Kind);
+    if (R != CUPTI_SUCCESS && K.Kind == CUPTI_ACTIVITY_KIND_DEVICE)
+      R = cuptiActivityEnableAndDump(K.Kind);
+    if (R == CUPTI_SUCCESS) {
+      Enabled.push_back(K.Name);
+      continue;
+    }
+    cuptiGetLastError(); // Clear it.
+    Failed.push_back(std::string(K.Name) + ": " + cuptiResultName(R));
+    verbose("cannot enable CUPTI activity %s: %s", K.Name, cuptiResultName(R));
+  }
+}
+
+void writeHeader(Collector &Col, const std::vector<std::string> &Enabled,
+                 const std::vector<std::string> &Failed) {
+  char Cwd[PATH_MAX] = {};
+  if (!getcwd(Cwd, sizeof(Cwd)))
+    Cwd[0] = '\0';
+  char Host[256] = {};
+  gethostname(Host, sizeof(Host) - 1);
+  timespec Now;
+  clock_gettime(CLOCK_REALTIME, &Now);
+  uint32_t CuptiVersion = 0;
+  cuptiGetVersion(&CuptiVersion);
+  int DriverVersion = 0;
+  if (Col.Cu.DriverGetVersion)
+    Col.Cu.DriverGetVersion(&DriverVersion);
+
+  std::string H;
+  JsonLine L(H);
+  L.str("format", "cuda-advisor-profile")
+      .num("version", 1)
+      .num("pid", static_cast<uint64_t>(Col.Pid))
+      .num("ppid", static_cast<uint64_t>(getppid()))
+      .raw("command", jsonStringArray(commandLine()))
+      .str("cwd", Cwd)
+      .str("host", Host)
+      .num("start", cuptiNow())
+      .num("start_unix_ns", uint64_t(Now.tv_sec) * 1000000000ull + uint64_t(Now.tv_nsec))
+      .str("collector_version", CUDA_ADVISOR_VERSION)
+      .num("cupti_api_version", CuptiVersion)
+      .num("cuda_driver_version", static_cast<uint64_t>(DriverVersion > 0 ? DriverVersion : 0))
+      .raw("activities", jsonStringArray(Enabled))
+      .raw("activities_failed", jsonStringArray(Failed))
+      .boolean("callbacks", Col.CallbacksOn)
+      .boolean("stacks", Col.Cfg.Stacks)
+      .num("stack_depth", Col.Cfg.StackDepth);
+  if (Col.Out.path() != Col.Cfg.Output)
+    L.str("output_requested", Col.Cfg.Output);
+  L.end();
+  Col.Out.write(H, 1);
+}
+
+void setUp() {
+  C = new Collector;
+  Collector &Col = *C;
+  Col.Cfg = readConfig();
+  Col.Pid = getpid();
+  std::string Chosen, Error;
+  if (!Col.Out.open(Col.Cfg.Output, Chosen, Error)) {
+    warning("cannot create the profile %s; the program runs without profiling", Error.c_str());
+    return;
+  }
+  verbose("collector %s loaded; writing %s", CUDA_ADVISOR_VERSION, Chosen.c_str());
+
+  Col.Walker.init(reinterpret_cast<const void *>(&InitializeInjection));
+  Col.Names.load(Col.Cfg.DriverApi);
+  Col.WantsStack.assign(Col.Names.Runtime.size(), 0);
+  for (size_t Id = 0; Id < Col.Names.Runtime.size(); ++Id)
+    Col.WantsStack[Id] = wantsStack(Col.Names.Runtime[Id]);
+  Col.Cu.load();
+
+  CUptiResult R = cuptiSubscribe(&Col.Subscriber, reinterpret_cast<CUpti_CallbackFunc>(&onCallback),
+                                 nullptr);
+  if (R == CUPTI_SUCCESS) {
+    Col.CallbacksOn = cuptiEnableDomain(1, Col.Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) ==
+                      CUPTI_SUCCESS;
+    cuptiEnableCallback(1, Col.Subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+  } else {
+    cuptiGetLastError();
+    warning("cuptiSubscribe: %s (is another CUPTI client attached: Nsight, compute-sanitizer, "
+            "torch.profiler?); no call stacks and no API return codes will be recorded",
+            cuptiResultName(R));
+  }
+  if (!Col.CallbacksOn)
+    Col.Cfg.Stacks = false;
+
+  std::vector<std::string> Enabled, Failed;
+  R = cuptiActivityRegisterCallbacks(&bufferRequested, &bufferCompleted);
+  if (R == CUPTI_SUCCESS) {
+    enableActivities(Col, Enabled, Failed);
+  } else {
+    cuptiGetLastError();
+    Failed.push_back(std::string("cuptiActivityRegisterCallbacks: ") + cuptiResultName(R));
+    warning("cuptiActivityRegisterCallbacks: %s; no GPU activity will be recorded",
+            cuptiResultName(R));
+  }
+  writeHeader(Col, Enabled, Failed);
+
+  on_exit(&onExit, nullptr);
+  pthread_atfork(nullptr, nullptr, &onForkChild);
+  startFinalizer(Col);
+  installSignalHandlers(Col);
+  Col.Active.store(true);
+}
+
+} // namespace
+
+extern "C" int InitializeInjection(void) {
+  static std::mutex InitMutex;
+  static bool Initialized = false;
+  std::lock_guard<std::mutex> Lock(InitMutex);
+  if (!Initialized) {
+    Initialized = true;
+    setUp();
+  }
+  return 1;
+}
