@@ -1,0 +1,95 @@
+//===- Values.h - What an expression evaluates to --------------*- C++ -*-===//
+//
+// Constant values of integer and dim3 expressions as a reader of the code
+// would work them out: through literals, const/constexpr variables, local
+// variables assigned once (their one value), dim3 constructions, and simple
+// arithmetic. Also: whether a variable is written inside a statement.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_ANALYSIS_VALUES_H
+#define CUDA_ADVISOR_ANALYSIS_VALUES_H
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace cuda_advisor::analysis {
+
+struct Dim3Value {
+  std::optional<int64_t> X, Y, Z;
+  bool allKnown() const { return X && Y && Z; }
+  std::optional<int64_t> total() const {
+    if (!allKnown())
+      return std::nullopt;
+    return *X * *Y * *Z;
+  }
+  /// 1, 2 or 3: the highest dimension whose extent is known to be > 1 or unknown.
+  unsigned rank() const;
+};
+
+/// Where a local variable is written within its function.
+struct VarWrites {
+  /// Values stored by `v = e` / the initializer (in source order).
+  std::vector<const clang::Expr *> Values;
+  /// Writes that are not a plain store: ++, +=, member stores (d.x = 1),
+  /// address taken, passed by non-const reference.
+  std::vector<const clang::Stmt *> OtherWrites;
+  bool Escapes = false; ///< Address taken or bound to a non-const reference.
+};
+
+/// Per-TU cache of variable writes, built once per function on first use.
+class ValueTracker {
+public:
+  explicit ValueTracker(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The writes of a local variable (parameters included) of its function;
+  /// nullptr for globals, statics and members.
+  const VarWrites *writesOf(const clang::VarDecl *V);
+
+  /// The only value a local variable ever holds (its initializer or one
+  /// assignment, never changed otherwise), or nullptr.
+  const clang::Expr *singleValue(const clang::VarDecl *V);
+
+  /// True if V may be written inside S (assignment, ++, address taken...).
+  bool isWrittenIn(const clang::VarDecl *V, const clang::Stmt *S);
+
+  /// Follows parens, casts and single-valued local variables to the
+  /// expression that gives E its value.
+  const clang::Expr *resolve(const clang::Expr *E);
+
+  std::optional<int64_t> evaluateInt(const clang::Expr *E);
+  std::optional<Dim3Value> evaluateDim3(const clang::Expr *E);
+
+  clang::ASTContext &context() { return Ctx; }
+
+private:
+  void indexFunction(const clang::FunctionDecl *FD);
+  std::optional<int64_t> evaluateIntImpl(const clang::Expr *E, unsigned Depth);
+  std::optional<Dim3Value> evaluateDim3Impl(const clang::Expr *E, unsigned Depth);
+
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Indexed;
+  llvm::DenseMap<const clang::VarDecl *, VarWrites> Writes;
+};
+
+/// Whether Candidate is the same value as Ref: the same variable, the same
+/// constant, or the same expression up to parens and casts.
+bool sameValue(const clang::Expr *A, const clang::Expr *B, ValueTracker &VT);
+
+/// The function whose body holds S (nullptr if none found).
+const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+} // namespace cuda_advisor::analysis
+
+#endif

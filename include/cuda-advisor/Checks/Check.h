@@ -1,0 +1,97 @@
+//===- Check.h - Base class of the static checks ---------------*- C++ -*-===//
+#ifndef CUDA_ADVISOR_CHECKS_CHECK_H
+#define CUDA_ADVISOR_CHECKS_CHECK_H
+
+#include "cuda-advisor/Checks/CheckContext.h"
+#include "cuda-advisor/Core/Finding.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+#include <memory>
+#include <string>
+
+namespace clang {
+class FunctionDecl;
+}
+
+namespace cuda_advisor::checks {
+
+class Check;
+
+/// Builds one finding and reports it when it goes out of scope, like
+/// clang's DiagnosticBuilder: diag(Loc, "...").note(L, "...").fix(R, "...").
+class FindingBuilder {
+public:
+  FindingBuilder(CheckContext &Ctx, Finding F, clang::SourceLocation Loc)
+      : Ctx(&Ctx), F(std::move(F)), Loc(Loc) {}
+  FindingBuilder(FindingBuilder &&Other) noexcept
+      : Ctx(Other.Ctx), F(std::move(Other.F)), Loc(Other.Loc) {
+    Other.Ctx = nullptr;
+  }
+  FindingBuilder(const FindingBuilder &) = delete;
+  FindingBuilder &operator=(const FindingBuilder &) = delete;
+  ~FindingBuilder();
+
+  FindingBuilder &range(clang::SourceRange R);
+  FindingBuilder &note(clang::SourceLocation L, std::string Message);
+  /// Replaces the characters of R (a token range) with Text.
+  FindingBuilder &fix(clang::SourceRange R, llvm::StringRef Text);
+  FindingBuilder &fix(const clang::CharSourceRange &R, llvm::StringRef Text);
+  FindingBuilder &callSite(clang::SourceLocation L);
+  FindingBuilder &kernel(const clang::FunctionDecl *Kernel);
+  FindingBuilder &api(llvm::StringRef Name);
+  FindingBuilder &evidence(llvm::StringRef Key, llvm::json::Value V);
+
+private:
+  CheckContext *Ctx;
+  Finding F;
+  clang::SourceLocation Loc;
+};
+
+/// A static check. Subclasses read their options in the constructor,
+/// register AST matchers, and emit findings from check().
+class Check : public clang::ast_matchers::MatchFinder::MatchCallback {
+public:
+  Check(llvm::StringRef Id, Severity DefaultLevel, CheckContext &Ctx)
+      : Ctx(Ctx), Id(Id.str()), DefaultLevel(DefaultLevel) {}
+  ~Check() override;
+
+  virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
+  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) = 0;
+  /// Called after all matches of the TU (for checks that collect first).
+  virtual void onEndOfTranslationUnit() {}
+  /// Writes the check's options, with their current values (--dump-config).
+  virtual void storeOptions(CheckOptions &Opts) const {}
+
+  llvm::StringRef id() const { return Id; }
+  llvm::StringRef getID() const override { return Id; }
+
+protected:
+  /// Message: lowercase, no trailing period, says what is wrong and what it costs.
+  FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
+                      std::optional<Severity> Level = std::nullopt);
+  int64_t option(llvm::StringRef Name, int64_t Default) const {
+    return Ctx.options().getInt(Id, Name, Default);
+  }
+  void storeOption(CheckOptions &Opts, llvm::StringRef Name, int64_t Value) const {
+    Opts.set(Id, Name, std::to_string(Value));
+  }
+
+  CheckContext &Ctx;
+
+private:
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) final { check(Result); }
+  std::string Id;
+  Severity DefaultLevel;
+};
+
+/// Defines the factory Registry.cpp uses; put it at the end of a check's .cpp.
+#define CUDA_ADVISOR_REGISTER_CHECK(Class)                                                  \
+  std::unique_ptr<::cuda_advisor::checks::Check> create##Class(                             \
+      llvm::StringRef Id, ::cuda_advisor::Severity Level,                                   \
+      ::cuda_advisor::checks::CheckContext &Ctx) {                                          \
+    return std::make_unique<Class>(Id, Level, Ctx);                                         \
+  }
+
+} // namespace cuda_advisor::checks
+
+#endif

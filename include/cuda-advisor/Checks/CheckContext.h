@@ -1,0 +1,76 @@
+//===- CheckContext.h - What a check sees of its translation unit -*- C++ -*-===//
+//
+// One per parsed translation unit: the AST, the user's configuration, the
+// shared analysis facts, and the sink findings go to. Reporting applies
+// NOLINT comments and the header filter, and converts Clang locations to
+// plain data. No mutable globals: checks get everything through here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_CHECKS_CHECKCONTEXT_H
+#define CUDA_ADVISOR_CHECKS_CHECKCONTEXT_H
+
+#include "cuda-advisor/Analysis/TUFacts.h"
+#include "cuda-advisor/Core/Config.h"
+#include "cuda-advisor/Core/Finding.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Regex.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class SourceManager;
+class CharSourceRange;
+} // namespace clang
+
+namespace cuda_advisor::checks {
+
+class CheckContext {
+public:
+  /// AST may be null when the context only serves to read options (--dump-config).
+  CheckContext(const Config &Cfg, clang::ASTContext *AST, std::vector<Finding> &Sink,
+               std::string ResourceDir, bool DevicePass);
+  ~CheckContext();
+
+  clang::ASTContext &ast() { return *AST; }
+  clang::SourceManager &sourceManager();
+  analysis::TUFacts &facts();
+  const CheckOptions &options() const { return Cfg.Options; }
+  bool devicePass() const { return DevicePass; }
+
+  /// True when a finding at Loc would be shown: not in a system, CUDA
+  /// toolkit or resource header (unless --header-filter matches it), and
+  /// user headers only if they match a given --header-filter.
+  bool isReportable(clang::SourceLocation Loc);
+  /// True when a NOLINT / NOLINTNEXTLINE / NOLINTBEGIN..END comment
+  /// suppresses CheckId at Loc.
+  bool isSuppressed(clang::SourceLocation Loc, llvm::StringRef CheckId);
+
+  /// Plain-data location of Loc (macro arguments at their spelling, macro
+  /// bodies at the expansion).
+  SourceLocation toLocation(clang::SourceLocation Loc);
+  /// A fix-it replacing Range, or none if the range is inside a macro.
+  std::optional<FixIt> toFixIt(const clang::CharSourceRange &Range, llvm::StringRef Text);
+
+  /// Adds F (located at Loc) unless filtered or suppressed.
+  void report(Finding F, clang::SourceLocation Loc);
+
+private:
+  std::string pathOf(clang::FileID FID);
+
+  const Config &Cfg;
+  clang::ASTContext *AST;
+  std::vector<Finding> &Sink;
+  std::string ResourceDir;
+  bool DevicePass;
+  std::optional<llvm::Regex> HeaderFilter;
+  std::unique_ptr<analysis::TUFacts> Facts;
+  llvm::DenseMap<clang::FileID, std::string> Paths;
+};
+
+} // namespace cuda_advisor::checks
+
+#endif

@@ -1,0 +1,50 @@
+//===- Analyze.h - The analysis subcommand ---------------------*- C++ -*-===//
+#ifndef CUDA_ADVISOR_DRIVER_ANALYZE_H
+#define CUDA_ADVISOR_DRIVER_ANALYZE_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuda_advisor::driver {
+
+/// Everything `cuda-advisor [options] FILES... [-- FLAGS]` was given, as parsed
+/// by CLI11 (Driver.cpp) and before any file was read.
+struct AnalyzeOptions {
+  std::vector<std::string> Sources;
+  std::string BuildPath;                  ///< -p
+  std::optional<std::vector<std::string>> FixedFlags; ///< After "--".
+  std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  std::string Checks;                     ///< --checks; empty: config default.
+  std::string HeaderFilter;
+  std::optional<std::string> FailOn;
+  std::string ConfigFile;
+  bool DumpConfig = false;
+  bool ListChecks = false;
+  std::string Explain;
+  std::string Format = "text";
+  std::string Output;                     ///< -o
+  std::optional<bool> Color;              ///< --color / --no-color; unset: if a terminal.
+  unsigned Jobs = 0;                      ///< 0: all cores.
+  std::string CudaPath;
+  bool DevicePass = false;
+  bool Verbose = false;
+  bool Quiet = false;
+  std::string ExportFixes;
+  bool Fix = false;
+  std::vector<std::string> Profiles;      ///< --profile, repeatable.
+  std::vector<std::string> BinaryPaths;   ///< --binary-path, repeatable.
+  std::optional<unsigned> Top;
+  std::string MinSaving;                  ///< e.g. "1ms", "500us", "0.5%".
+};
+
+/// Returns the exit code.
+int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0);
+
+/// The directory holding the tool's resource files (share/cuda-advisor), found
+/// relative to the executable; empty if missing.
+std::string findResourceDir(const char *Argv0);
+
+} // namespace cuda_advisor::driver
+
+#endif

@@ -1,0 +1,63 @@
+//===- Runner.h - Parsing many files in parallel ---------------*- C++ -*-===//
+//
+// Loads the compilation database, translates each file's command, parses the
+// files on a thread pool (one host-side parse each, plus a device-side one
+// with --device-pass) and hands every AST to a consumer made by the caller.
+// The runner never knows which checks exist.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_FRONTEND_RUNNER_H
+#define CUDA_ADVISOR_FRONTEND_RUNNER_H
+
+#include "cuda-advisor/Core/Finding.h"
+#include "cuda-advisor/Frontend/CommandTranslation.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+class CompilerInstance;
+} // namespace clang
+
+namespace cuda_advisor::frontend {
+
+struct RunnerOptions {
+  std::string BuildPath;                              ///< -p (dir or file); may be empty.
+  std::optional<std::vector<std::string>> FixedFlags; ///< "-- FLAGS".
+  std::string CudaPath;                               ///< --cuda-path.
+  ParseSetup Setup;
+  unsigned Jobs = 0;                                  ///< 0: all cores.
+  bool Verbose = false;
+};
+
+/// What happened to one file.
+struct FileResult {
+  std::string File;                  ///< As given on the command line, made absolute.
+  std::vector<Finding> Findings;
+  std::string CompilerErrors;        ///< Clang's error output for this file.
+  std::vector<std::string> Messages; ///< Notes for the user (--verbose, fallbacks).
+  bool InputError = false;           ///< Missing file, no command, parse errors...
+  bool ParseErrors = false;          ///< Clang reported errors (analysis still ran).
+  std::string ErrorMessage;          ///< One line: why the file is an input error.
+};
+
+/// Made once per parse, on the worker thread: the consumer that runs the
+/// checks over the AST and appends to Result.Findings.
+using ConsumerFactory = std::function<std::unique_ptr<clang::ASTConsumer>(
+    clang::CompilerInstance &CI, FileResult &Result, bool DevicePass)>;
+
+/// Analyzes Files. Fails only for errors that stop everything (a -p that
+/// does not exist or does not parse); per-file problems land in FileResult.
+/// Results come back in the order of Files.
+llvm::Expected<std::vector<FileResult>> runOnFiles(const std::vector<std::string> &Files,
+                                                   const RunnerOptions &Opts,
+                                                   const ConsumerFactory &Factory);
+
+} // namespace cuda_advisor::frontend
+
+#endif

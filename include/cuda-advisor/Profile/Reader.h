@@ -1,0 +1,33 @@
+//===- Reader.h - Reading profiles of any supported format -----*- C++ -*-===//
+//
+// readProfile detects the format by content (never by file name) and
+// returns the Profile model, or an llvm::Error naming the file and what was
+// expected. Each format has its own reader file in lib/Profile.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_PROFILE_READER_H
+#define CUDA_ADVISOR_PROFILE_READER_H
+
+#include "cuda-advisor/Profile/Profile.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+namespace cuda_advisor::profile {
+
+enum class Format { Unknown, Native, Kineto, NcuCsv };
+
+/// Guesses the format from the first bytes of a file.
+Format detectFormat(llvm::StringRef Head);
+const char *formatName(Format F);
+
+/// Reads Path in whatever supported format it is in.
+llvm::Expected<Profile> readProfile(llvm::StringRef Path);
+
+// One entry point per format. Path is used in messages only.
+llvm::Expected<Profile> readNativeProfile(llvm::StringRef Path, llvm::StringRef Contents);
+llvm::Expected<Profile> readKinetoTrace(llvm::StringRef Path, llvm::StringRef Contents);
+llvm::Expected<Profile> readNcuCsv(llvm::StringRef Path, llvm::StringRef Contents);
+
+} // namespace cuda_advisor::profile
+
+#endif

@@ -1,0 +1,391 @@
+//===- Values.cpp - Constant values and variable writes --------------------===//
+#include "cuda-advisor/Analysis/Values.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace cuda_advisor::analysis {
+
+unsigned Dim3Value::rank() const {
+  auto Big = [](const std::optional<int64_t> &V) { return !V || *V > 1; };
+  if (Big(Z))
+    return 3;
+  if (Big(Y))
+    return 2;
+  return 1;
+}
+
+namespace {
+
+const DeclRefExpr *asVarRef(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE && isa<VarDecl>(DRE->getDecl()) ? DRE : nullptr;
+}
+
+/// The variable whose member or element an lvalue like `d.x`, `a[i]`,
+/// `p->f` belongs to (for member stores to a dim3 or a struct).
+const VarDecl *baseVariable(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr; // Writes through a pointer do not write the pointer.
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *DRE = asVarRef(E))
+      return cast<VarDecl>(DRE->getDecl());
+    return nullptr;
+  }
+  return nullptr;
+}
+
+class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
+public:
+  explicit WriteCollector(llvm::DenseMap<const VarDecl *, VarWrites> &W) : W(W) {}
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasInit() && !isa<ParmVarDecl>(V))
+      W[V].Values.push_back(V->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    if (const DeclRefExpr *DRE = asVarRef(BO->getLHS())) {
+      auto &VW = W[cast<VarDecl>(DRE->getDecl())];
+      if (BO->getOpcode() == BO_Assign)
+        VW.Values.push_back(BO->getRHS());
+      else
+        VW.OtherWrites.push_back(BO);
+      return true;
+    }
+    if (const VarDecl *V = baseVariable(BO->getLHS()))
+      W[V].OtherWrites.push_back(BO);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      if (const VarDecl *V = baseVariable(OC->getArg(0)))
+        W[V].OtherWrites.push_back(OC);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp()) {
+      if (const VarDecl *V = baseVariable(UO->getSubExpr()))
+        W[V].OtherWrites.push_back(UO);
+    } else if (UO->getOpcode() == UO_AddrOf) {
+      if (const VarDecl *V = baseVariable(UO->getSubExpr())) {
+        W[V].OtherWrites.push_back(UO);
+        // `f(&v)` writes v during the call (cudaMalloc(&d, n)); an address
+        // stored anywhere else may be written through at any time.
+        if (!DirectArguments.count(UO))
+          W[V].Escapes = true;
+      }
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // Visited before the arguments (pre-order): remember `&v` arguments.
+    for (const Expr *Arg : CE->arguments())
+      if (const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()))
+        if (UO->getOpcode() == UO_AddrOf)
+          DirectArguments.insert(UO);
+    const FunctionDecl *FD = CE->getDirectCallee();
+    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const VarDecl *V = baseVariable(CE->getArg(I));
+      if (!V)
+        continue;
+      QualType PT;
+      if (FD && I >= Shift && I - Shift < FD->getNumParams())
+        PT = FD->getParamDecl(I - Shift)->getType();
+      bool NonConstRef = PT.isNull() ? !FD && !CE->getArg(I)->isPRValue()
+                                     : PT->isReferenceType() &&
+                                           !PT->getPointeeType().isConstQualified();
+      if (NonConstRef)
+        W[V].OtherWrites.push_back(CE); // Written during the call.
+    }
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && !MD->isConst())
+      if (const VarDecl *V = baseVariable(MC->getImplicitObjectArgument()))
+        W[V].OtherWrites.push_back(MC);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+          W[V].Escapes = true;
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const VarDecl *, VarWrites> &W;
+  llvm::SmallPtrSet<const UnaryOperator *, 16> DirectArguments;
+};
+
+bool isDim3Type(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && (RD->getName() == "dim3");
+}
+
+const Expr *stripTemporaries(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *S = dyn_cast<CXXStaticCastExpr>(E))
+      E = S->getSubExpr();
+    else if (const auto *CS = dyn_cast<CStyleCastExpr>(E))
+      E = CS->getSubExpr();
+    else if (const auto *CC = dyn_cast<CXXConstructExpr>(E);
+             CC && CC->getNumArgs() == 1 && CC->getConstructor() &&
+             CC->getConstructor()->isCopyOrMoveConstructor())
+      E = CC->getArg(0); // A copy has its source's value.
+    if (E == Prev)
+      return E;
+  }
+  return E;
+}
+
+} // namespace
+
+void ValueTracker::indexFunction(const FunctionDecl *FD) {
+  if (!FD || Indexed.count(FD))
+    return;
+  Indexed[FD] = true;
+  if (!FD->hasBody())
+    return;
+  WriteCollector C(Writes);
+  C.TraverseStmt(FD->getBody());
+  // Constructor initializers and default arguments do not write locals.
+}
+
+const VarWrites *ValueTracker::writesOf(const VarDecl *V) {
+  if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal())
+    return nullptr;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD)
+    return nullptr;
+  indexFunction(FD->getDefinition() ? FD->getDefinition() : FD);
+  return &Writes[V];
+}
+
+const Expr *ValueTracker::singleValue(const VarDecl *V) {
+  if (V && !V->isLocalVarDeclOrParm() && V->getType().isConstQualified() && V->getInit())
+    return V->getInit(); // A const global/namespace-scope variable.
+  const VarWrites *VW = writesOf(V);
+  if (!VW || VW->Escapes || !VW->OtherWrites.empty() || VW->Values.size() != 1)
+    return nullptr;
+  if (isa<ParmVarDecl>(V))
+    return nullptr; // Its value comes from the caller.
+  return VW->Values.front();
+}
+
+bool ValueTracker::isWrittenIn(const VarDecl *V, const Stmt *S) {
+  const VarWrites *VW = writesOf(V);
+  if (!VW)
+    return !V->getType().isConstQualified(); // Globals: anything may write them.
+  if (VW->Escapes)
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = S->getSourceRange();
+  auto Inside = [&](SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    return !SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(R.getBegin())) &&
+           !SM.isBeforeInTranslationUnit(SM.getExpansionRange(R.getEnd()).getEnd(), L);
+  };
+  for (const Stmt *W : VW->OtherWrites)
+    if (Inside(W->getBeginLoc()))
+      return true;
+  for (const Expr *E : VW->Values)
+    if (Inside(E->getBeginLoc()) && E != V->getInit())
+      return true;
+  return false;
+}
+
+const Expr *ValueTracker::resolve(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = stripTemporaries(E);
+    const DeclRefExpr *DRE = asVarRef(E);
+    if (!DRE)
+      return E;
+    const Expr *V = singleValue(cast<VarDecl>(DRE->getDecl()));
+    if (!V)
+      return E;
+    E = V;
+  }
+  return E;
+}
+
+std::optional<int64_t> ValueTracker::evaluateInt(const Expr *E) { return evaluateIntImpl(E, 0); }
+
+std::optional<Dim3Value> ValueTracker::evaluateDim3(const Expr *E) {
+  return evaluateDim3Impl(E, 0);
+}
+
+std::optional<int64_t> ValueTracker::evaluateIntImpl(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 12)
+    return std::nullopt;
+  E = stripTemporaries(E);
+  if (E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
+    return std::nullopt;
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
+  }
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return evaluateIntImpl(DA->getExpr(), Depth + 1);
+  if (const auto *DRE = asVarRef(E)) {
+    if (const Expr *V = singleValue(cast<VarDecl>(DRE->getDecl())))
+      return evaluateIntImpl(V, Depth + 1);
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto L = evaluateIntImpl(BO->getLHS(), Depth + 1);
+    auto R = evaluateIntImpl(BO->getRHS(), Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return *L + *R;
+    case BO_Sub:
+      return *L - *R;
+    case BO_Mul:
+      return *L * *R;
+    case BO_Div:
+      return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+    case BO_Rem:
+      return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+    case BO_Shl:
+      return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+    case BO_Shr:
+      return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+    case BO_And:
+      return *L & *R;
+    case BO_Or:
+      return *L | *R;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    auto V = evaluateIntImpl(UO->getSubExpr(), Depth + 1);
+    if (!V)
+      return std::nullopt;
+    if (UO->getOpcode() == UO_Minus)
+      return -*V;
+    if (UO->getOpcode() == UO_Plus)
+      return *V;
+    return std::nullopt;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    auto C = evaluateIntImpl(CO->getCond(), Depth + 1);
+    if (!C)
+      return std::nullopt;
+    return evaluateIntImpl(*C ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // block.x of a dim3 whose value is known.
+    if (!ME->isArrow() && isDim3Type(ME->getBase()->getType()) && ME->getMemberDecl()->getIdentifier()) {
+      auto D = evaluateDim3Impl(ME->getBase(), Depth + 1);
+      if (!D)
+        return std::nullopt;
+      StringRef N = ME->getMemberDecl()->getName();
+      return N == "x" ? D->X : N == "y" ? D->Y : N == "z" ? D->Z : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Dim3Value> ValueTracker::evaluateDim3Impl(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 12)
+    return std::nullopt;
+  E = stripTemporaries(E);
+  if (E->isValueDependent() || E->containsErrors())
+    return std::nullopt;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (!isDim3Type(CE->getType()))
+      return std::nullopt;
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor && Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+      return evaluateDim3Impl(CE->getArg(0), Depth + 1);
+    if (CE->getNumArgs() >= 1 && !CE->getArg(0)->getType()->isIntegralOrEnumerationType() &&
+        !isa<CXXDefaultArgExpr>(CE->getArg(0)))
+      return std::nullopt; // dim3(uint3) and the like.
+    Dim3Value D{1, 1, 1};
+    std::optional<int64_t> *Slots[] = {&D.X, &D.Y, &D.Z};
+    for (unsigned I = 0; I < 3 && I < CE->getNumArgs(); ++I)
+      *Slots[I] = evaluateIntImpl(CE->getArg(I), Depth + 1);
+    return D;
+  }
+  if (const auto *DRE = asVarRef(E)) {
+    const auto *V = cast<VarDecl>(DRE->getDecl());
+    if (!isDim3Type(V->getType())) {
+      auto X = evaluateIntImpl(E, Depth + 1);
+      return X ? std::optional<Dim3Value>(Dim3Value{X, 1, 1}) : std::nullopt;
+    }
+    if (const Expr *Init = singleValue(V))
+      return evaluateDim3Impl(Init, Depth + 1);
+    return std::nullopt;
+  }
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    auto X = evaluateIntImpl(E, Depth + 1);
+    return Dim3Value{X, 1, 1};
+  }
+  return std::nullopt;
+}
+
+bool sameValue(const Expr *A, const Expr *B, ValueTracker &VT) {
+  if (!A || !B)
+    return false;
+  const Expr *RA = stripTemporaries(A), *RB = stripTemporaries(B);
+  if (auto *DA = asVarRef(RA))
+    if (auto *DB = asVarRef(RB))
+      if (DA->getDecl() == DB->getDecl())
+        return true;
+  auto VA = VT.evaluateInt(RA), VB = VT.evaluateInt(RB);
+  if (VA && VB)
+    return *VA == *VB;
+  RA = VT.resolve(RA);
+  RB = VT.resolve(RB);
+  if (RA == RB)
+    return true;
+  llvm::FoldingSetNodeID IA, IB;
+  RA->Profile(IA, VT.context(), /*Canonical=*/true);
+  RB->Profile(IB, VT.context(), /*Canonical=*/true);
+  return IA == IB;
+}
+
+const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  for (unsigned Depth = 0; !Parents.empty() && Depth < 256; ++Depth) {
+    const DynTypedNode &P = Parents[0];
+    if (const auto *FD = P.get<FunctionDecl>())
+      return FD;
+    Parents = Ctx.getParents(P);
+  }
+  return nullptr;
+}
+
+} // namespace cuda_advisor::analysis

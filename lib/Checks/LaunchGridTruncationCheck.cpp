@@ -1,0 +1,169 @@
+//===- LaunchGridTruncationCheck.cpp - launch-grid-truncation --------------===//
+#include "LaunchGridTruncationCheck.h"
+#include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Values.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace cuda_advisor::analysis;
+
+namespace cuda_advisor::checks {
+
+void LaunchGridTruncationCheck::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(
+      callExpr(anyOf(cudaKernelCallExpr(),
+                     callee(functionDecl(hasAnyName("::cudaLaunchKernel",
+                                                    "::cudaLaunchCooperativeKernel")))))
+          .bind("launch"),
+      this);
+}
+
+static const Expr *strip(const Expr *E) {
+  while (true) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+      E = C->getSubExpr();
+    if (E == Prev)
+      return E;
+  }
+}
+
+/// The expressions giving grid.x, grid.y, grid.z (an int grid is x only).
+static SmallVector<const Expr *, 3> gridComponents(const Expr *Grid, ValueTracker &VT) {
+  SmallVector<const Expr *, 3> Out;
+  const Expr *E = strip(VT.resolve(Grid));
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getConstructor() && CE->getConstructor()->isCopyOrMoveConstructor() &&
+        CE->getNumArgs() == 1)
+      return gridComponents(CE->getArg(0), VT);
+    for (unsigned I = 0; I < CE->getNumArgs() && I < 3; ++I)
+      if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
+        Out.push_back(CE->getArg(I));
+    return Out;
+  }
+  if (E->getType()->isIntegralOrEnumerationType())
+    Out.push_back(E);
+  return Out;
+}
+
+/// The expression of block.x/.y/.z (index I), when it can be seen.
+static const Expr *blockComponent(const Expr *Block, unsigned I, ValueTracker &VT) {
+  const Expr *E = strip(VT.resolve(Block));
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getConstructor() && CE->getConstructor()->isCopyOrMoveConstructor() &&
+        CE->getNumArgs() == 1)
+      return blockComponent(CE->getArg(0), I, VT);
+    if (I < CE->getNumArgs() && !isa<CXXDefaultArgExpr>(CE->getArg(I)))
+      return CE->getArg(I);
+    return nullptr;
+  }
+  return I == 0 && E->getType()->isIntegralOrEnumerationType() ? E : nullptr;
+}
+
+/// n + t - 1, n + (t - 1), t - 1 + n, (n + 255) with t == 256, ...: any
+/// additive dividend is taken as rounded (precision over recall).
+static bool isAdditive(const Expr *E) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  return BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub);
+}
+
+/// The kernel reads gridDim: a grid-stride loop covers any n with any grid.
+static bool readsGridDim(const FunctionDecl *Kernel) {
+  const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (V->getIdentifier() && V->getName() == "gridDim")
+          Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Def->getBody());
+  return F.Found;
+}
+
+static std::string textOf(const Expr *E, ASTContext &Ctx) {
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
+      Ctx.getLangOpts());
+  if (R.isInvalid())
+    return "";
+  return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+}
+
+/// Text of E that can stand as an operand of + and / without parentheses.
+static std::string operandText(const Expr *E, ASTContext &Ctx) {
+  std::string T = textOf(E, Ctx);
+  const Expr *S = E->IgnoreImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, MemberExpr, CallExpr, ParenExpr, ArraySubscriptExpr>(S))
+    return T;
+  return "(" + T + ")";
+}
+
+void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch");
+  std::optional<LaunchSite> Site = getLaunchSite(Call);
+  if (!Site || !Site->Grid || !Site->Block || readsGridDim(Site->Kernel))
+    return;
+  ValueTracker &VT = Ctx.facts().values();
+  ASTContext &AST = Ctx.ast();
+  SmallVector<const Expr *, 3> Components = gridComponents(Site->Grid, VT);
+  for (unsigned I = 0; I < Components.size(); ++I) {
+    const auto *Div = dyn_cast<BinaryOperator>(strip(VT.resolve(Components[I])));
+    if (!Div || Div->getOpcode() != BO_Div || !Div->getType()->isIntegerType())
+      continue;
+    const Expr *N = Div->getLHS(), *T = Div->getRHS();
+    if (isAdditive(N))
+      continue;
+    const Expr *B = blockComponent(Site->Block, I, VT);
+    if (!B || !sameValue(T, B, VT))
+      continue; // Not the block size: tiles, chunks...
+    auto NV = VT.evaluateInt(N), TV = VT.evaluateInt(T);
+    if (TV && *TV <= 1)
+      continue;
+    if (NV && TV && *NV % *TV == 0)
+      continue; // Divides exactly.
+    std::string NText = textOf(N, AST), TText = textOf(T, AST);
+    if (NText.empty() || TText.empty())
+      continue;
+    // (n + t - 1) / t; with a literal t, (n + 255) / 256.
+    bool LiteralT = isa<IntegerLiteral>(T->IgnoreParenImpCasts()) && TV;
+    std::string Fixed = "(" + operandText(N, AST) + " + " +
+                        (LiteralT ? std::to_string(*TV - 1) : operandText(T, AST) + " - 1") +
+                        ") / " + operandText(T, AST);
+    std::string Msg = "grid of " + NText + " / " + TText + " blocks drops the last " + NText +
+                      " % " + TText + " elements when " + NText + " is not a multiple of " +
+                      TText;
+    if (NV && TV)
+      Msg = "grid of " + NText + " / " + TText + " = " + std::to_string(*NV / *TV) +
+            " blocks covers " + std::to_string(*NV / *TV * *TV) + " of " + std::to_string(*NV) +
+            " elements: the last " + std::to_string(*NV % *TV) + " are never processed";
+    Msg += "; round up";
+    auto D = diag(Div->getBeginLoc(), Msg);
+    D.range(Div->getSourceRange())
+        .fix(Div->getSourceRange(), Fixed)
+        .callSite(Call->getBeginLoc())
+        .kernel(Site->Kernel)
+        .api("cudaLaunchKernel")
+        .evidence("dimension", static_cast<int64_t>(I));
+    if (Ctx.sourceManager().getFileLoc(Div->getBeginLoc()) !=
+        Ctx.sourceManager().getFileLoc(Site->Grid->getBeginLoc()))
+      D.note(Call->getBeginLoc(), "grid used by this launch");
+  }
+}
+
+CUDA_ADVISOR_REGISTER_CHECK(LaunchGridTruncationCheck)
+
+} // namespace cuda_advisor::checks

@@ -1,0 +1,117 @@
+//===- Registry.cpp - Checks.def turned into objects ----------------------===//
+#include "cuda-advisor/Checks/Registry.h"
+#include "cuda-advisor/Checks/Check.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace cuda_advisor::checks {
+
+// The factories each check's .cpp defines with CUDA_ADVISOR_REGISTER_CHECK.
+#define CUDA_ADVISOR_CHECK(Id, Class, Level, Summary)                                      \
+  std::unique_ptr<Check> create##Class(llvm::StringRef, Severity, CheckContext &);
+#include "cuda-advisor/Checks/Checks.def"
+
+namespace {
+
+struct Entry {
+  CheckInfo Info;
+  std::unique_ptr<Check> (*Create)(llvm::StringRef, Severity, CheckContext &);
+};
+
+const std::vector<Entry> &entries() {
+  static const std::vector<Entry> All = {
+#define CUDA_ADVISOR_CHECK(Id, Class, Level, Summary)                                      \
+  {CheckInfo{Id, Summary, Severity::Level, false}, &create##Class},
+#include "cuda-advisor/Checks/Checks.def"
+  };
+  return All;
+}
+
+std::vector<std::unique_ptr<Check>> createEnabled(const Config &Cfg, CheckContext &Ctx) {
+  GlobList Enabled(Cfg.Checks);
+  std::vector<std::unique_ptr<Check>> Checks;
+  for (const Entry &E : entries())
+    if (Enabled.contains(E.Info.Id))
+      Checks.push_back(E.Create(E.Info.Id, E.Info.DefaultSeverity, Ctx));
+  return Checks;
+}
+
+/// Runs the enabled checks over the user's part of the TU.
+class CheckConsumer : public ASTConsumer {
+public:
+  CheckConsumer(const Config &Cfg, std::vector<Finding> &Sink, std::string ResourceDir,
+                bool DevicePass)
+      : Cfg(Cfg), Sink(Sink), ResourceDir(std::move(ResourceDir)), DevicePass(DevicePass) {}
+
+  void HandleTranslationUnit(ASTContext &AST) override {
+    CheckContext Ctx(Cfg, &AST, Sink, ResourceDir, DevicePass);
+    std::vector<std::unique_ptr<Check>> Checks = createEnabled(Cfg, Ctx);
+    if (Checks.empty())
+      return;
+    restrictToUserCode(AST);
+    ast_matchers::MatchFinder Finder;
+    for (auto &C : Checks)
+      C->registerMatchers(Finder);
+    Finder.matchAST(AST);
+    for (auto &C : Checks)
+      C->onEndOfTranslationUnit();
+  }
+
+private:
+  /// Matchers only walk declarations outside system and CUDA headers: the
+  /// CUDA headers alone hold tens of thousands of declarations.
+  void restrictToUserCode(ASTContext &AST) {
+    const SourceManager &SM = AST.getSourceManager();
+    std::vector<Decl *> Scope;
+    for (Decl *D : AST.getTranslationUnitDecl()->decls()) {
+      clang::SourceLocation L = SM.getFileLoc(D->getLocation());
+      if (L.isInvalid() || SM.isInSystemHeader(L))
+        continue;
+      if (!ResourceDir.empty()) {
+        if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L)))
+          if (FE->getName().starts_with(ResourceDir))
+            continue;
+      }
+      Scope.push_back(D);
+    }
+    AST.setTraversalScope(Scope);
+  }
+
+  const Config &Cfg;
+  std::vector<Finding> &Sink;
+  std::string ResourceDir;
+  bool DevicePass;
+};
+
+} // namespace
+
+const std::vector<CheckInfo> &allChecks() {
+  static const std::vector<CheckInfo> Infos = [] {
+    std::vector<CheckInfo> V;
+    for (const Entry &E : entries())
+      V.push_back(E.Info);
+    return V;
+  }();
+  return Infos;
+}
+
+std::unique_ptr<ASTConsumer> makeCheckConsumer(const Config &Cfg, std::vector<Finding> &Sink,
+                                               std::string ResourceDir, bool DevicePass) {
+  return std::make_unique<CheckConsumer>(Cfg, Sink, std::move(ResourceDir), DevicePass);
+}
+
+CheckOptions effectiveOptions(const Config &Cfg) {
+  std::vector<Finding> None;
+  CheckContext Ctx(Cfg, /*AST=*/nullptr, None, "", false);
+  CheckOptions Opts = Cfg.Options;
+  for (auto &C : createEnabled(Cfg, Ctx))
+    C->storeOptions(Opts);
+  return Opts;
+}
+
+} // namespace cuda_advisor::checks

@@ -1,0 +1,134 @@
+//===- Driver.cpp - Command-line parsing (CLI11) --------------------------===//
+//
+// Parses the command line and hands it to the subcommand. Everything after the
+// first "--" is kept apart before CLI11 sees the rest: for the analysis they
+// are compile flags (as in clang-tidy), for `record` the program to run.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda-advisor/Driver/Driver.h"
+#include "cuda-advisor/Driver/Record.h"
+#ifdef CUDA_ADVISOR_HAVE_CLANG
+#include "cuda-advisor/Driver/Analyze.h"
+#endif
+
+#include "CLI/CLI.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace cuda_advisor::driver {
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  std::optional<std::vector<std::string>> AfterDashDash;
+  auto DashDash = std::find(Args.begin(), Args.end(), "--");
+  if (DashDash != Args.end()) {
+    AfterDashDash.emplace(DashDash + 1, Args.end());
+    Args.erase(DashDash, Args.end());
+  }
+
+  CLI::App App{"cuda-advisor: finds the performance thieves in CUDA C++ code and ranks them "
+               "by what they cost.\n\n"
+               "  cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]\n"
+               "  cuda-advisor --profile run.json [FILES...]\n"
+               "  cuda-advisor record [-o FILE] -- PROGRAM ARGS...",
+               "cuda-advisor"};
+  App.set_version_flag("--version", std::string("cuda-advisor ") + CUDA_ADVISOR_VERSION);
+  App.require_subcommand(0, 1);
+
+  RecordOptions Rec;
+  CLI::App *RecordCmd = App.add_subcommand(
+      "record", "run PROGRAM with the CUPTI collector and write its profile");
+  RecordCmd->add_option("-o,--output", Rec.Output,
+                        "profile file (default: PROGRAM.cuda-advisor.json, with the pid "
+                        "for every process after the first)");
+  RecordCmd->add_flag("-f,--force", Rec.Force, "overwrite an existing profile");
+  RecordCmd->add_option("--collector", Rec.CollectorPath,
+                        "the collector library (default: the one installed with the tool)");
+  RecordCmd->add_flag("--no-stacks", Rec.NoStacks, "do not record host call stacks");
+  RecordCmd->add_flag("-v,--verbose", Rec.Verbose, "print what the collector does");
+  RecordCmd->prefix_command(); // PROGRAM and its arguments end our options.
+
+#ifdef CUDA_ADVISOR_HAVE_CLANG
+  AnalyzeOptions A;
+  App.add_option("files", A.Sources, "CUDA/C++ source files to analyze");
+  App.add_option("-p,--build-path", A.BuildPath,
+                 "directory holding compile_commands.json (or the file itself)");
+  App.add_option("--extra-arg", A.ExtraArgs, "append this argument to every compile command");
+  App.add_option("--extra-arg-before", A.ExtraArgsBefore,
+                 "prepend this argument to every compile command");
+  App.add_option("--checks", A.Checks,
+                 "glob list of checks to run, clang-tidy style: '-*,transfer-*'");
+  App.add_flag("--list-checks", A.ListChecks, "list the checks that --checks enables");
+  App.add_option("--explain", A.Explain, "print the documentation of a check");
+  App.add_option("--header-filter", A.HeaderFilter,
+                 "regex of header paths whose findings are shown (system and CUDA "
+                 "headers are skipped unless it matches)");
+  App.add_option("--fail-on", A.FailOn,
+                 "lowest severity that makes the exit code 1 (note, warning, error)");
+  App.add_option("--config", A.ConfigFile, "YAML configuration file");
+  App.add_flag("--dump-config", A.DumpConfig, "print the effective configuration");
+  App.add_option("--format", A.Format, "output format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "markdown", "html"}));
+  App.add_option("-o,--output", A.Output, "write the report to FILE");
+  App.add_flag("--color,!--no-color", A.Color, "colour the text output (default: on a terminal)");
+  App.add_option("-j,--jobs", A.Jobs, "files analyzed in parallel (default: all cores)");
+  App.add_option("--cuda-path", A.CudaPath, "the CUDA installation to parse against");
+  App.add_flag("--device-pass", A.DevicePass,
+               "also parse each file for the device (code under #if __CUDA_ARCH__)");
+  App.add_flag("-v,--verbose", A.Verbose, "explain what the front end does with each file");
+  App.add_flag("-q,--quiet", A.Quiet, "do not print the summary line");
+  App.add_option("--export-fixes", A.ExportFixes,
+                 "write fix-its as YAML for clang-apply-replacements");
+  App.add_flag("--fix", A.Fix, "apply the fix-its to the sources");
+  App.add_option("--profile", A.Profiles,
+                 "a profile of the program (cuda-advisor record, torch.profiler trace, "
+                 "ncu --csv); repeatable");
+  App.add_option("--binary-path", A.BinaryPaths,
+                 "where to look for binaries whose stacks the profile holds; repeatable");
+  App.add_option("--top", A.Top, "show only the N findings that would save the most");
+  App.add_option("--min-saving", A.MinSaving,
+                 "hide ranked findings that save less (e.g. 1ms, 200us, 0.5%)");
+#endif
+
+  try {
+    std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
+    App.parse(Reversed);
+  } catch (const CLI::CallForHelp &E) {
+    return App.exit(E);
+  } catch (const CLI::CallForAllHelp &E) {
+    return App.exit(E);
+  } catch (const CLI::CallForVersion &E) {
+    return App.exit(E);
+  } catch (const CLI::ParseError &E) {
+    std::cerr << "cuda-advisor: error: " << E.what() << "\n"
+              << "Run with --help for more information.\n";
+    return ExitInputError;
+  }
+
+  if (RecordCmd->parsed()) {
+    Rec.Program = RecordCmd->remaining();
+    if (AfterDashDash)
+      Rec.Program.insert(Rec.Program.end(), AfterDashDash->begin(), AfterDashDash->end());
+    if (Rec.Program.empty()) {
+      std::cerr << "cuda-advisor record: error: no program given (usage: cuda-advisor "
+                   "record [-o FILE] -- PROGRAM ARGS...)\n";
+      return ExitInputError;
+    }
+    return runRecord(Rec, Argv[0]);
+  }
+
+#ifdef CUDA_ADVISOR_HAVE_CLANG
+  A.FixedFlags = AfterDashDash;
+  return runAnalyze(A, Argv[0]);
+#else
+  std::cerr << "cuda-advisor: error: this build has only the 'record' subcommand (it was "
+               "configured with CUDA_ADVISOR_ENABLE_CLANG=OFF)\n";
+  return ExitInputError;
+#endif
+}
+
+} // namespace cuda_advisor::driver

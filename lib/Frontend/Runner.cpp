@@ -1,0 +1,239 @@
+//===- Runner.cpp - Parsing many files in parallel -------------------------===//
+#include "cuda-advisor/Frontend/Runner.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace llvm;
+namespace tooling = clang::tooling;
+
+namespace cuda_advisor::frontend {
+namespace {
+
+/// Prints Clang's errors (not its warnings: the tool has its own findings)
+/// into a per-file buffer, so that files analyzed in parallel do not mix.
+class ErrorCollector : public clang::TextDiagnosticPrinter {
+public:
+  ErrorCollector(raw_ostream &OS, clang::DiagnosticOptions *Opts)
+      : TextDiagnosticPrinter(OS, Opts) {}
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    if (Level < clang::DiagnosticsEngine::Error) {
+      // Notes attached to an error are printed with it.
+      if (Level != clang::DiagnosticsEngine::Note || !LastWasError)
+        return;
+    }
+    LastWasError = Level >= clang::DiagnosticsEngine::Error || Level == clang::DiagnosticsEngine::Note;
+    if (Level >= clang::DiagnosticsEngine::Error)
+      ++Errors;
+    // Counted by DiagnosticConsumer too; we keep our own to ignore warnings.
+    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+  }
+  unsigned Errors = 0;
+
+private:
+  bool LastWasError = false;
+};
+
+class AnalysisAction : public clang::ASTFrontendAction {
+public:
+  AnalysisAction(const ConsumerFactory &Factory, FileResult &Result, bool DevicePass)
+      : Factory(Factory), Result(Result), DevicePass(DevicePass) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        StringRef) override {
+    return Factory(CI, Result, DevicePass);
+  }
+
+private:
+  const ConsumerFactory &Factory;
+  FileResult &Result;
+  bool DevicePass;
+};
+
+std::string absolutePath(StringRef P) {
+  SmallString<256> Abs(P);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return Abs.str().str();
+}
+
+/// The compilation database given by -p (a directory or the file itself).
+Expected<std::unique_ptr<tooling::CompilationDatabase>> loadDatabase(StringRef BuildPath) {
+  std::string Error;
+  if (!sys::fs::exists(BuildPath))
+    return createStringError(inconvertibleErrorCode(), "%s: no such file or directory (given with -p)",
+                             BuildPath.str().c_str());
+  SmallString<256> File(BuildPath);
+  if (sys::fs::is_directory(BuildPath))
+    sys::path::append(File, "compile_commands.json");
+  if (!sys::fs::exists(File))
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: no compile_commands.json in this directory (configure the "
+                             "project with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)",
+                             BuildPath.str().c_str());
+  auto DB = tooling::JSONCompilationDatabase::loadFromFile(
+      File, Error, tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!DB)
+    return createStringError(inconvertibleErrorCode(), "%s: not a valid compilation database: %s",
+                             File.c_str(), Error.c_str());
+  return tooling::inferMissingCompileCommands(std::move(DB));
+}
+
+class Runner {
+public:
+  Runner(const RunnerOptions &Opts, const ConsumerFactory &Factory)
+      : Opts(Opts), Factory(Factory), Locator(Opts.CudaPath) {}
+
+  Error prepare() {
+    if (Opts.FixedFlags) {
+      Fixed = std::make_unique<tooling::FixedCompilationDatabase>(".", *Opts.FixedFlags);
+      return Error::success();
+    }
+    if (!Opts.BuildPath.empty()) {
+      auto DB = loadDatabase(Opts.BuildPath);
+      if (!DB)
+        return DB.takeError();
+      Shared = std::move(*DB);
+    }
+    return Error::success();
+  }
+
+  void analyze(const std::string &Given, FileResult &R) {
+    R.File = absolutePath(Given);
+    if (!sys::fs::exists(R.File)) {
+      fail(R, "no such file");
+      return;
+    }
+    if (sys::fs::is_directory(R.File)) {
+      fail(R, "is a directory");
+      return;
+    }
+    std::optional<tooling::CompileCommand> Cmd = commandFor(R);
+    NeutralCommand Neutral;
+    if (Cmd) {
+      Neutral = translateCommand(Cmd->CommandLine, R.File, Cmd->Directory);
+    } else {
+      Neutral.Cuda = StringRef(R.File).ends_with(".cu") || StringRef(R.File).ends_with(".cuh");
+    }
+    auto Cuda = Locator.locate(Neutral.Nvcc);
+    if (!Cuda) {
+      fail(R, toString(Cuda.takeError()));
+      return;
+    }
+    if (Opts.Verbose) {
+      if (!Neutral.Dropped.empty())
+        R.Messages.push_back("dropped flags: " + join(Neutral.Dropped, " "));
+      R.Messages.push_back(Cuda->Bundled ? std::string("parsed against the bundled CUDA declarations")
+                                         : "CUDA " + Cuda->versionString() + " at " + Cuda->Path +
+                                               " (" + Cuda->FoundBy + ")");
+    }
+    if (Cuda->Bundled && Opts.CudaPath != "bundled")
+      R.Messages.push_back("@bundled"); // The driver says it once for all files.
+    parse(R, Neutral, *Cuda, /*DevicePass=*/false, Cmd ? Cmd->Directory : "");
+    if (Opts.Setup.DevicePass && Neutral.Cuda && !R.InputError)
+      parse(R, Neutral, *Cuda, /*DevicePass=*/true, Cmd ? Cmd->Directory : "");
+  }
+
+private:
+  static void fail(FileResult &R, std::string Why) {
+    R.InputError = true;
+    R.ErrorMessage = std::move(Why);
+  }
+
+  std::optional<tooling::CompileCommand> commandFor(FileResult &R) {
+    tooling::CompilationDatabase *DB = Fixed ? Fixed.get() : Shared.get();
+    std::unique_ptr<tooling::CompilationDatabase> Detected;
+    if (!DB) {
+      std::string Error;
+      Detected = tooling::CompilationDatabase::autoDetectFromSource(R.File, Error);
+      if (Detected)
+        Detected = tooling::inferMissingCompileCommands(std::move(Detected));
+      DB = Detected.get();
+    }
+    if (DB) {
+      std::vector<tooling::CompileCommand> Cmds = DB->getCompileCommands(R.File);
+      if (!Cmds.empty())
+        return Cmds.front();
+    }
+    R.Messages.push_back(std::string("no compile command found for this file") +
+                         (Opts.BuildPath.empty() ? "" : " in " + Opts.BuildPath) +
+                         "; parsing it with default flags");
+    return std::nullopt;
+  }
+
+  void parse(FileResult &R, const NeutralCommand &Neutral, const CudaInstallation &Cuda,
+             bool DevicePass, StringRef Directory) {
+    ParseSetup Setup = Opts.Setup;
+    Setup.DevicePass = DevicePass;
+    std::vector<std::string> Args = buildParseArgs(Neutral, Cuda, Setup, R.File);
+    if (Opts.Verbose)
+      R.Messages.push_back(std::string(DevicePass ? "device" : "host") +
+                           " parse: " + join(Args, " "));
+
+    std::string ErrorText;
+    raw_string_ostream ErrorOS(ErrorText);
+    auto DiagOpts = makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    DiagOpts->ShowColors = false;
+    ErrorCollector Diags(ErrorOS, DiagOpts.get());
+
+    // A private working directory: files are parsed on several threads.
+    IntrusiveRefCntPtr<vfs::FileSystem> FS(vfs::createPhysicalFileSystem().release());
+    if (!Directory.empty())
+      FS->setCurrentWorkingDirectory(Directory);
+    auto Files = makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);
+    auto Action = std::make_unique<AnalysisAction>(Factory, R, DevicePass);
+    tooling::ToolInvocation Invocation(Args, std::move(Action), Files.get());
+    Invocation.setDiagnosticConsumer(&Diags);
+    bool Ok = Invocation.run();
+    ErrorOS.flush();
+    if (Diags.Errors || !Ok) {
+      R.ParseErrors = true;
+      if (!ErrorText.empty())
+        R.CompilerErrors += ErrorText;
+      else if (!Ok)
+        R.CompilerErrors += "the compiler could not run on this file\n";
+    }
+  }
+
+  const RunnerOptions &Opts;
+  const ConsumerFactory &Factory;
+  CudaLocator Locator;
+  std::unique_ptr<tooling::CompilationDatabase> Fixed, Shared;
+};
+
+} // namespace
+
+Expected<std::vector<FileResult>> runOnFiles(const std::vector<std::string> &Files,
+                                             const RunnerOptions &Opts,
+                                             const ConsumerFactory &Factory) {
+  Runner R(Opts, Factory);
+  if (Error E = R.prepare())
+    return std::move(E);
+  std::vector<FileResult> Results(Files.size());
+  unsigned Jobs = Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
+  Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
+  if (Jobs == 1) {
+    for (size_t I = 0; I < Files.size(); ++I)
+      R.analyze(Files[I], Results[I]);
+    return Results;
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Jobs));
+  for (size_t I = 0; I < Files.size(); ++I)
+    Pool.async([&, I] { R.analyze(Files[I], Results[I]); });
+  Pool.wait();
+  return Results;
+}
+
+} // namespace cuda_advisor::frontend

@@ -1,0 +1,7 @@
+//===- HtmlEmitter.cpp - placeholder ----------------------------------------===//
+#include "cuda-advisor/Report/Report.h"
+namespace cuda_advisor::report {
+void emitHtml(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings, const ReportContext &Ctx) {
+  emitJson(OS, Findings, Ctx);
+}
+} // namespace cuda_advisor::report

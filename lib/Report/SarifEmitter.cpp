@@ -1,0 +1,7 @@
+//===- SarifEmitter.cpp - placeholder ----------------------------------------===//
+#include "cuda-advisor/Report/Report.h"
+namespace cuda_advisor::report {
+void emitSarif(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings, const ReportContext &Ctx) {
+  emitJson(OS, Findings, Ctx);
+}
+} // namespace cuda_advisor::report

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The main job: cuda-advisor over examples/ with the project's own
+# compile_commands.json (written by CMake for nvcc), ranked by the committed
+# recordings of those examples on an H200.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+examples_build=$build/examples-cc
+nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+if [ -x "$nvcc" ]; then
+  # Configure only: compile_commands.json is all the analysis needs.
+  cmake -S "$root/examples" -B "$examples_build" -DCMAKE_CUDA_COMPILER="$nvcc" \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  db=(-p "$examples_build")
+else
+  echo "run-examples: no nvcc at $nvcc: analyzing with default flags" >&2
+  db=(-- -x cuda -std=c++17)
+fi
+profiles=()
+for p in "$root"/test/Inputs/profiles/*.bad.jsonl; do
+  [ -f "$p" ] && profiles+=(--profile "$p")
+done
+set +e
+"$build/bin/cuda-advisor" "$root"/examples/*.cu "${profiles[@]}" "${db[@]}"
+rc=$?
+set -e
+# Exit code 1 means "findings": that is what the examples are for.
+[ "$rc" -le 1 ] || exit "$rc"

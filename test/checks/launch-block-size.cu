@@ -1,0 +1,54 @@
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-block-size' %s -- -x cuda \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+
+__global__ void k1(float *x) { x[threadIdx.x] = 0; }
+__global__ void k2(float *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
+
+constexpr int kThreads = 96;
+
+void bad(float *d, int n) {
+  // CHECK: :[[@LINE+1]]:17: warning: 250 threads per block (250) is not a multiple of the warp size (32): the last warp of every block runs with 26 of 32 lanes active; use 256 or another multiple of 32 [launch-block-size]
+  k1<<<n / 250, 250>>>(d);
+
+  int threads = 100; // A local assigned once.
+  // CHECK: :[[@LINE+1]]:12: warning: 100 threads per block (100) is not a multiple of the warp size (32): {{.*}} use 128
+  k1<<<10, threads>>>(d);
+
+  // CHECK: :[[@LINE+1]]:11: warning: only 32 threads per block: at most 32 blocks fit on a multiprocessor, so at most 50% of its 2048 thread slots can be used; use at least 64 threads per block [launch-block-size]
+  k1<<<n, 32>>>(d);
+
+  dim3 square(16, 16);
+  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 16 in a 16x16 block: each warp spans 2 rows, so accesses indexed by threadIdx.x touch that many separate row segments; use (32, 8) [launch-block-size]
+  k2<<<n, square>>>(d);
+  // CHECK: :[[@LINE-3]]:8: note: block size set here
+
+  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 8 in a 8x32 block: each warp spans 4 rows{{.*}}use (32, 8)
+  k2<<<n, dim3(8, 32)>>>(d);
+
+  // CHECK: :[[@LINE+1]]:11: error: a block of 64x32 = 2048 threads exceeds the limit of 1024 threads per block: the launch fails with cudaErrorInvalidConfiguration [launch-block-size]
+  k2<<<n, dim3(64, 32)>>>(d);
+
+  void *args[] = {&d};
+  // CHECK: :[[@LINE+1]]:41: warning: 48 threads per block (48)
+  cudaLaunchKernel((const void *)k1, n, 48, args, 0, 0);
+}
+
+void good(float *d, int n, int runtimeThreads) {
+  k1<<<(n + 255) / 256, 256>>>(d);
+  k1<<<n, kThreads>>>(d);
+  k2<<<n, dim3(32, 8)>>>(d);
+  k2<<<n, dim3(32, 32)>>>(d);
+  k1<<<n, 1024>>>(d);
+  // Unknown at compile time: no claim.
+  k1<<<n, runtimeThreads>>>(d);
+  int changes = 128;
+  if (n > 10)
+    changes = 200;
+  k1<<<n, changes>>>(d);
+  dim3 b(32, 4);
+  b.x = 20; // Changed after construction: not the constructor's value.
+  k2<<<n, b>>>(d);
+}

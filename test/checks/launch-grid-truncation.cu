@@ -1,0 +1,74 @@
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' %s -- -x cuda \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' --format=json %s -- -x cuda \
+// RUN:   | FileCheck %s --check-prefix=JSON
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+
+__global__ void add(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 1;
+}
+__global__ void add2d(float *x, int w, int h) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (c < w && r < h) x[r * w + c] += 1;
+}
+// A grid-stride loop covers any n with any grid.
+__global__ void strided(float *x, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    x[i] += 1;
+}
+
+void bad(float *d, int n, int w, int h) {
+  int threads = 256;
+  // CHECK: :[[@LINE+2]]:9: warning: grid of n / threads blocks drops the last n % threads elements when n is not a multiple of threads; round up [launch-grid-truncation]
+  // CHECK-NEXT: {{^}} {{ *}}[[@LINE+1]] |   add<<<n / threads, threads>>>(d, n);
+  add<<<n / threads, threads>>>(d, n);
+  // CHECK: (n + threads - 1) / threads
+
+  const int count = 1000;
+  // CHECK: :[[@LINE+2]]:9: warning: grid of count / 128 = 7 blocks covers 896 of 1000 elements: the last 104 are never processed; round up
+  // CHECK: (count + 127) / 128
+  add<<<count / 128, 128>>>(d, count);
+
+  // Through a variable.
+  int blocks = n / 512;
+  // CHECK: :[[@LINE-1]]:16: warning: grid of n / 512 blocks drops the last n % 512 elements
+  add<<<blocks, 512>>>(d, n);
+  // CHECK: :[[@LINE-1]]:3: note: grid used by this launch
+
+  // Both dimensions of a 2D grid.
+  dim3 block(32, 8);
+  // CHECK: :[[@LINE+3]]:13: warning: grid of w / 32 blocks
+  // CHECK: :[[@LINE+2]]:21: warning: grid of h / 8 blocks
+  // CHECK-NOT: warning:
+  dim3 grid(w / 32, h / 8);
+  add2d<<<grid, block>>>(d, w, h);
+
+  // Division by an expression: the fix-it keeps it whole.
+  // CHECK: :[[@LINE+2]]:9: warning: grid of (n * 2) / (threads * 2) blocks
+  // CHECK: ((n * 2) + (threads * 2) - 1) / (threads * 2)
+  add<<<(n * 2) / (threads * 2), threads * 2>>>(d, n);
+}
+
+// JSON: "check": "launch-grid-truncation"
+// JSON: "replacement": "(n + threads - 1) / threads"
+
+void good(float *d, int n, int w, int h, int tile) {
+  int threads = 256;
+  add<<<(n + threads - 1) / threads, threads>>>(d, n);
+  add<<<(n + 255) / 256, 256>>>(d, n);
+  add<<<n / threads + 1, threads>>>(d, n);
+  int blocks = n / threads;
+  if (n % threads)
+    ++blocks;
+  add<<<blocks, threads>>>(d, n);
+  // Exact: 4096 is a multiple of 256.
+  add<<<4096 / 256, 256>>>(d, 4096);
+  // Grid-stride kernel.
+  strided<<<n / threads, threads>>>(d, n);
+  // Divided by something that is not the block size (tiles per block).
+  add<<<n / tile, threads>>>(d, n);
+  add2d<<<dim3((w + 31) / 32, (h + 7) / 8), dim3(32, 8)>>>(d, w, h);
+}

@@ -1,0 +1,38 @@
+# -*- Python -*-
+import os
+import shutil
+import lit.formats
+
+config.name = "cuda-advisor"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".cpp", ".test", ".c"]
+config.excludes = ["Inputs", "Unit", "gpu", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cuda_advisor_obj_root, "test")
+
+config.substitutions.append(("%cuda-advisor", os.path.join(config.cuda_advisor_tools_dir, "cuda-advisor")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%mock_cuda", os.path.join(config.test_source_root, "Inputs", "mock-cuda")))
+config.substitutions.append(("%cuda_path", config.cuda_path))
+config.substitutions.append(("%src_root", config.cuda_advisor_src_root))
+config.substitutions.append(("%share", os.path.join(config.cuda_advisor_obj_root, "share", "cuda-advisor")))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(config.test_source_root, "Inputs", "expect_exit.py")))
+
+# A real CUDA toolkit (nvcc, headers) on this machine.
+if config.cuda_path and os.path.isdir(os.path.join(config.cuda_path, "include")):
+    config.available_features.add("cuda")
+if config.have_collector:
+    config.available_features.add("collector")
+try:
+    import jsonschema  # noqa: F401
+    config.available_features.add("jsonschema")
+except ImportError:
+    pass
+
+config.environment["LC_ALL"] = "C"
+# Tests must not pick up the developer's CUDA through the environment.
+for var in ("CUDA_PATH", "CUDA_HOME", "CUDA_INJECTION64_PATH"):
+    config.environment.pop(var, None)
