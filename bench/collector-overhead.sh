@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# What `cuda-advisor record` costs the program it profiles (issue 4: at most
+# 5%, and less than torch.profiler). Run on the GPU machine:
+#
+#   bench/collector-overhead.sh BUILD_DIR [ROUNDS] [RESULTS.csv]
+#
+# Workloads:
+#   pytorch-seed-loop   examples/pytorch/seed_loop.py --repeat 3: the seed's
+#                       100 x (x.cuda(), * 2, .cpu()) loop on 1M floats, timed
+#                       three times in each process (the median is the
+#                       process's value)
+#   sync-in-loop        examples/sync-in-loop bad: 1000 x (launch, sync), the
+#                       worst case for per-call costs
+#   transfer-in-loop    examples/transfer-in-loop bad: 100 x (H2D, kernel, D2H)
+# Variants: none (no profiler), record (cuda-advisor record), record-nostacks
+# (C++ only: record --no-stacks), torch-profiler (PyTorch only:
+# torch.profiler with CPU and CUDA activities).
+#
+# Every round runs one process of each (workload, variant), in an order that
+# rotates from round to round, so that drift and the seed loop's bimodal
+# process-to-process speed (shared/NOTES.md) hit all variants alike. The
+# table gives, per workload and variant, the median and the minimum over the
+# processes of the in-process loop time and of the process wall time, and
+# their ratios to "none".
+set -u -o pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS] [RESULTS.csv]}" && pwd)
+ROUNDS=${2:-6}
+RESULTS=${3:-collector-overhead.csv}
+export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
+PY=${PYTHON:-python3}
+CA=$BUILD/bin/cuda-advisor
+SEED=$ROOT/examples/pytorch/seed_loop.py
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/collector-overhead.XXXXXX")
+
+now_ns() { date +%s%N; }
+
+# run WORKLOAD VARIANT ROUND: one process; appends a CSV row.
+run() {
+  local workload=$1 variant=$2 round=$3 prog=() pre=() out="$TMP/out.txt"
+  case $workload in
+  pytorch-seed-loop) prog=("$PY" "$SEED" --repeat 3) ;;
+  *) prog=("$BUILD/examples/$workload" bad) ;;
+  esac
+  case $variant in
+  none) ;;
+  record) pre=("$CA" record -f -o "$TMP/profile.jsonl" --) ;;
+  record-nostacks) pre=("$CA" record --no-stacks -f -o "$TMP/profile.jsonl" --) ;;
+  torch-profiler) prog+=(--torch-profiler "$TMP/trace.json") ;;
+  esac
+  local t0 t1
+  t0=$(now_ns)
+  timeout -k 5 120 "${pre[@]}" "${prog[@]}" >"$out" 2>&1
+  local rc=$?
+  t1=$(now_ns)
+  # The process's loop time: the median of the "bad: X ms" lines it printed.
+  local loop
+  loop=$(grep -E '^bad: [0-9.]+ ms$' "$out" | awk '{print $2}' | sort -n |
+    awk '{v[NR]=$1} END {if (NR) print v[int((NR+1)/2)]}')
+  local stack_ns="" callsites=""
+  if [ "${variant#record}" != "$variant" ] && [ -f "$TMP/profile.jsonl" ]; then
+    local end
+    end=$(tail -1 "$TMP/profile.jsonl")
+    stack_ns=$(echo "$end" | grep -oE '"stack_capture_ns":[0-9]+' | cut -d: -f2)
+    callsites=$(echo "$end" | grep -oE '"callsites":[0-9]+' | cut -d: -f2)
+  fi
+  echo "$workload,$variant,$round,$rc,${loop:-},$(((t1 - t0) / 1000000)),${stack_ns:-},${callsites:-}" >>"$RESULTS"
+  [ $rc -eq 0 ] || { echo "  $workload/$variant round $round: exit code $rc"; tail -5 "$out"; }
+}
+
+echo "workload,variant,round,rc,loop_ms,wall_ms,stack_capture_ns,callsites" >"$RESULTS"
+JOBS=(
+  "pytorch-seed-loop none" "pytorch-seed-loop record" "pytorch-seed-loop torch-profiler"
+  "sync-in-loop none" "sync-in-loop record" "sync-in-loop record-nostacks"
+  "transfer-in-loop none" "transfer-in-loop record" "transfer-in-loop record-nostacks"
+)
+for round in $(seq "$ROUNDS"); do
+  n=${#JOBS[@]}
+  for i in $(seq 0 $((n - 1))); do
+    job=${JOBS[$(((i + round) % n))]}
+    run $job "$round"
+  done
+  echo "round $round of $ROUNDS done"
+done
+
+$PY - "$RESULTS" <<'EOF'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["rc"] == "0" and r["loop_ms"]]
+by = {}
+for r in rows:
+    by.setdefault((r["workload"], r["variant"]), []).append(r)
+print()
+print(f"{'workload':<19} {'variant':<16} {'n':>2} {'loop median':>12} {'ratio':>6} "
+      f"{'loop min':>9} {'ratio':>6} {'wall median':>12} {'ratio':>6} {'stacks':>16}")
+for workload in dict.fromkeys(w for w, _ in by):
+    base = by.get((workload, "none"))
+    if not base:
+        continue
+    bl = statistics.median(float(r["loop_ms"]) for r in base)
+    bmin = min(float(r["loop_ms"]) for r in base)
+    bw = statistics.median(float(r["wall_ms"]) for r in base)
+    for (w, variant), rs in by.items():
+        if w != workload:
+            continue
+        loops = [float(r["loop_ms"]) for r in rs]
+        walls = [float(r["wall_ms"]) for r in rs]
+        med, lo, wall = statistics.median(loops), min(loops), statistics.median(walls)
+        stacks = ""
+        calls = [int(r["callsites"]) for r in rs if r["callsites"]]
+        ns = [int(r["stack_capture_ns"]) for r in rs if r["stack_capture_ns"]]
+        if calls and sum(calls):
+            stacks = f"{sum(calls) // len(calls)} x {sum(ns) / sum(calls) / 1000:.2f} us"
+        print(f"{workload:<19} {variant:<16} {len(rs):>2} {med:>9.3f} ms {med / bl:>6.3f} "
+              f"{lo:>6.3f} ms {lo / bmin:>6.3f} {wall / 1000:>10.3f} s {wall / bw:>6.3f} {stacks:>16}")
+print()
+print("loop: the workload's own timing of its loop (in-process); wall: the whole process,")
+print("start-up and profile writing included; ratio: to the same statistic without a profiler;")
+print("stacks: call stacks captured per process x mean cost of one capture.")
+EOF
+rm -rf "$TMP"
