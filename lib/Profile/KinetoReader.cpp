@@ -1,9 +1,451 @@
-//===- KinetoReader.cpp - placeholder -------------------------------------------===//
+//===- KinetoReader.cpp - torch.profiler / Kineto Chrome traces -----------===//
+//
+// Reads what `torch.profiler.profile(...).export_chrome_trace()` writes (and
+// what Kineto's on-demand tracing writes): a JSON object with
+// "deviceProperties", "baseTimeNanoseconds" and "traceEvents". Complete ("X")
+// events carry what the model needs:
+//
+//   cat kernel        GPU kernels (pid = device, tid = stream); args: device,
+//                     stream, correlation, grid, block, registers per thread,
+//                     shared memory (static + dynamic)
+//   cat gpu_memcpy    "Memcpy HtoD (Pageable -> Device)": kind and memory kinds
+//                     are only in the name; args: bytes, device, stream,
+//                     correlation
+//   cat gpu_memset    "Memset (Device)"; args: bytes, device, stream, correlation
+//   cat cuda_sync     CUPTI synchronization records ("Stream Sync"...), when the
+//                     profiler was asked for them
+//   cat cuda_runtime  runtime API calls (pid/tid = host); args: correlation, cbid
+//   cat cuda_driver   driver API calls, the same way
+//   cat python_function  with_stack=True: "file.py(12): func" intervals per
+//                     host thread; the innermost one around a runtime call is
+//                     that call's Python stack
+//
+// ts and dur are microseconds (with three decimals) after baseTimeNanoseconds;
+// older traces have no base and give microseconds since the epoch.
+//
+//===----------------------------------------------------------------------===//
 #include "cuda-advisor/Profile/Reader.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace llvm;
+
 namespace cuda_advisor::profile {
-llvm::Expected<Profile> readKinetoTrace(llvm::StringRef Path, llvm::StringRef) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "%s: this profile format is not supported yet",
-                                 Path.str().c_str());
+namespace {
+
+Error fail(StringRef Path, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), "%s: %s", Path.str().c_str(),
+                           Message.str().c_str());
 }
+
+/// Kineto's spellings of CUPTI's memory kinds ("Pageable", "Device Static").
+std::optional<MemoryKind> parseMemoryKind(StringRef S) {
+  return StringSwitch<std::optional<MemoryKind>>(S.trim().lower())
+      .Case("unknown", MemoryKind::Unknown)
+      .Case("pageable", MemoryKind::Pageable)
+      .Case("pinned", MemoryKind::Pinned)
+      .Case("device", MemoryKind::Device)
+      .Case("array", MemoryKind::Array)
+      .Case("managed", MemoryKind::Managed)
+      .Case("device static", MemoryKind::DeviceStatic)
+      .Case("managed static", MemoryKind::ManagedStatic)
+      .Default(std::nullopt);
+}
+
+std::optional<CopyKind> parseCopyKind(StringRef S) {
+  return StringSwitch<std::optional<CopyKind>>(S)
+      .Case("HtoD", CopyKind::HtoD)
+      .Case("DtoH", CopyKind::DtoH)
+      .Case("HtoA", CopyKind::HtoA)
+      .Case("AtoH", CopyKind::AtoH)
+      .Case("AtoA", CopyKind::AtoA)
+      .Case("AtoD", CopyKind::AtoD)
+      .Case("DtoA", CopyKind::DtoA)
+      .Case("DtoD", CopyKind::DtoD)
+      .Case("HtoH", CopyKind::HtoH)
+      .Case("PtoP", CopyKind::PtoP)
+      .Case("Unknown", CopyKind::Unknown)
+      .Default(std::nullopt);
+}
+
+std::optional<SyncKind> parseSyncKind(StringRef Name) {
+  return StringSwitch<std::optional<SyncKind>>(Name)
+      .Case("Event Sync", SyncKind::EventSynchronize)
+      .Case("Stream Wait Event", SyncKind::StreamWaitEvent)
+      .Case("Stream Sync", SyncKind::StreamSynchronize)
+      .Case("Context Sync", SyncKind::ContextSynchronize)
+      .Default(std::nullopt);
+}
+
+/// "Memcpy HtoD (Pageable -> Device)" -> (HtoD, Pageable, Device).
+bool parseMemcpyName(StringRef Name, Copy &C) {
+  StringRef Rest = Name.trim();
+  if (!Rest.consume_front("Memcpy "))
+    return false;
+  auto [Kind, Kinds] = Rest.split(' ');
+  std::optional<CopyKind> K = parseCopyKind(Kind);
+  if (!K)
+    return false;
+  C.Kind = *K;
+  Kinds = Kinds.trim();
+  if (Kinds.consume_front("(") && Kinds.consume_back(")")) {
+    auto [Src, Dst] = Kinds.split("->");
+    C.Src = parseMemoryKind(Src).value_or(MemoryKind::Unknown);
+    C.Dst = parseMemoryKind(Dst).value_or(MemoryKind::Unknown);
+  }
+  return true;
+}
+
+std::optional<int64_t> intArg(const json::Object *Args, StringRef Key) {
+  if (!Args)
+    return std::nullopt;
+  const json::Value *V = Args->get(Key);
+  if (!V)
+    return std::nullopt;
+  if (std::optional<int64_t> I = V->getAsInteger())
+    return I;
+  if (std::optional<double> D = V->getAsNumber())
+    return static_cast<int64_t>(*D);
+  return std::nullopt;
+}
+
+uint32_t u32Arg(const json::Object *Args, StringRef Key, uint32_t Default = 0) {
+  std::optional<int64_t> V = intArg(Args, Key);
+  return V && *V >= 0 && *V <= UINT32_MAX ? static_cast<uint32_t>(*V) : Default;
+}
+
+std::array<uint32_t, 3> dim3Arg(const json::Object *Args, StringRef Key) {
+  std::array<uint32_t, 3> R{{0, 0, 0}};
+  const json::Array *A = Args ? Args->getArray(Key) : nullptr;
+  if (!A)
+    return R;
+  for (size_t I = 0; I < 3 && I < A->size(); ++I)
+    if (std::optional<int64_t> V = (*A)[I].getAsInteger(); V && *V >= 0)
+      R[I] = static_cast<uint32_t>(*V);
+  return R;
+}
+
+/// Whether a Python frame's file belongs to an installed package or the
+/// interpreter rather than to the user's program.
+bool isLibraryPythonFile(StringRef File) {
+  return File.empty() || File.starts_with("<") || File.contains("/site-packages/") ||
+         File.contains("/dist-packages/") || File.contains("/lib/python") ||
+         File.starts_with("torch/") || File.contains("/torch/");
+}
+
+/// "path/to/file.py(12): func" -> the frame; built-ins ("<built-in method
+/// cuda of Tensor object at 0x...>") keep only the function.
+StackFrame parsePythonFrame(StringRef Name) {
+  StackFrame F;
+  F.Function = Name.str();
+  size_t Close = Name.find("): ");
+  size_t Open = Close == StringRef::npos ? StringRef::npos : Name.rfind('(', Close);
+  unsigned Line = 0;
+  if (Open != StringRef::npos && Open > 0 && !Name.substr(Open + 1, Close - Open - 1).getAsInteger(10, Line)) {
+    F.Loc.File = Name.take_front(Open).str();
+    F.Loc.Line = Line;
+    F.Function = Name.substr(Close + 3).str();
+  }
+  F.Library = isLibraryPythonFile(F.Loc.File);
+  return F;
+}
+
+struct PythonEvent {
+  uint64_t Start, End;
+  int64_t Tid;
+  std::string Name;
+  int64_t Parent = -1; ///< Index of the enclosing event on the same thread.
+};
+
+class KinetoReader {
+public:
+  KinetoReader(StringRef Path) : Path(Path) {}
+  Expected<Profile> read(StringRef Contents);
+
+private:
+  void readDevice(const json::Object &O);
+  void readEvent(const json::Object &E);
+  uint64_t toNs(double Us) const {
+    if (!(Us > 0))
+      return Base;
+    return Base + static_cast<uint64_t>(std::llround(Us * 1000.0));
+  }
+  void attachPythonStacks();
+  int64_t pythonStackOf(size_t Innermost);
+
+  StringRef Path;
+  Profile P;
+  Process Proc;
+  uint64_t Base = 0;
+  std::optional<int64_t> HostPid;
+  std::map<int64_t, std::string> ProcessNames;
+  uint64_t TraceStart = 0, TraceEnd = 0;     // The profiler's own window, if given.
+  uint64_t EventsStart = UINT64_MAX, EventsEnd = 0;
+  uint64_t Malformed = 0;
+  std::vector<PythonEvent> Python;
+  std::vector<std::pair<size_t, int64_t>> CallTids; // ApiCall index -> host tid.
+  DenseMap<size_t, int64_t> StackOfEvent;
+};
+
+void KinetoReader::readDevice(const json::Object &O) {
+  Device D;
+  auto I = [&](StringRef K) { return O.getInteger(K).value_or(0); };
+  D.Id = static_cast<uint32_t>(I("id"));
+  D.Name = O.getString("name").value_or("").str();
+  D.ComputeMajor = static_cast<int>(I("computeMajor"));
+  D.ComputeMinor = static_cast<int>(I("computeMinor"));
+  D.NumSMs = static_cast<int>(I("numSms"));
+  D.WarpSize = I("warpSize") > 0 ? static_cast<int>(I("warpSize")) : 32;
+  D.MaxWarpsPerSM = static_cast<int>(I("maxThreadsPerMultiprocessor") / D.WarpSize);
+  D.MaxThreadsPerBlock = static_cast<int>(I("maxThreadsPerBlock"));
+  D.RegistersPerSM = static_cast<int>(I("regsPerMultiprocessor"));
+  D.MaxRegistersPerBlock = static_cast<int>(I("regsPerBlock"));
+  D.SharedMemPerSM = static_cast<uint64_t>(I("sharedMemPerMultiprocessor"));
+  D.SharedMemPerBlock = static_cast<uint64_t>(I("sharedMemPerBlock"));
+  D.SharedMemPerBlockOptin = static_cast<uint64_t>(I("sharedMemPerBlockOptin"));
+  D.GlobalMemoryBytes = static_cast<uint64_t>(I("totalGlobalMem"));
+  P.Devices.push_back(std::move(D));
+}
+
+void KinetoReader::readEvent(const json::Object &E) {
+  std::optional<StringRef> Ph = E.getString("ph");
+  if (!Ph || *Ph != "X")
+    return;
+  std::optional<StringRef> Cat = E.getString("cat");
+  std::optional<double> Ts = E.getNumber("ts");
+  if (!Cat)
+    return;
+  if (!Ts) {
+    ++Malformed;
+    return;
+  }
+  double Dur = E.getNumber("dur").value_or(0);
+  uint64_t Start = toNs(*Ts), End = toNs(*Ts + std::max(Dur, 0.0));
+  StringRef Name = E.getString("name").value_or("");
+  const json::Object *Args = E.getObject("args");
+  std::optional<int64_t> Pid = E.getInteger("pid"), Tid = E.getInteger("tid");
+
+  if (*Cat == "Trace") {
+    if (Name.starts_with("PyTorch Profiler")) {
+      TraceStart = Start;
+      TraceEnd = End;
+    }
+    return;
+  }
+  EventsStart = std::min(EventsStart, Start);
+  EventsEnd = std::max(EventsEnd, End);
+
+  auto Gpu = [&](auto &R) {
+    R.Start = Start;
+    R.End = End;
+    R.Device = u32Arg(Args, "device", Pid && *Pid >= 0 ? static_cast<uint32_t>(*Pid) : 0);
+    R.Stream = u32Arg(Args, "stream", Tid && *Tid >= 0 ? static_cast<uint32_t>(*Tid) : 0);
+    R.Correlation = static_cast<uint64_t>(intArg(Args, "correlation").value_or(0));
+  };
+  if (*Cat == "kernel") {
+    Kernel K;
+    Gpu(K);
+    K.Demangled = Name.str();
+    K.Grid = dim3Arg(Args, "grid");
+    K.Block = dim3Arg(Args, "block");
+    K.RegistersPerThread = u32Arg(Args, "registers per thread");
+    // Kineto gives static + dynamic shared memory as one sum.
+    K.StaticSharedMem = u32Arg(Args, "shared memory");
+    P.Kernels.push_back(std::move(K));
+    return;
+  }
+  if (*Cat == "gpu_memcpy") {
+    Copy C;
+    Gpu(C);
+    if (!parseMemcpyName(Name, C))
+      ++Malformed;
+    C.Bytes = static_cast<uint64_t>(intArg(Args, "bytes").value_or(0));
+    C.SrcDevice = C.DstDevice = C.Device;
+    P.Copies.push_back(C);
+    return;
+  }
+  if (*Cat == "gpu_memset") {
+    Memset M;
+    Gpu(M);
+    StringRef Kind = Name;
+    if (Kind.consume_front("Memset (") && Kind.consume_back(")"))
+      M.Memory = parseMemoryKind(Kind).value_or(MemoryKind::Unknown);
+    M.Bytes = static_cast<uint64_t>(intArg(Args, "bytes").value_or(0));
+    P.Memsets.push_back(M);
+    return;
+  }
+  if (*Cat == "cuda_sync") {
+    Sync S;
+    Gpu(S);
+    S.Kind = parseSyncKind(Name).value_or(SyncKind::Unknown);
+    P.Syncs.push_back(S);
+    return;
+  }
+  if (!Pid || !Tid)
+    return;
+  if (*Cat == "cuda_runtime" || *Cat == "cuda_driver") {
+    if (!HostPid)
+      HostPid = *Pid;
+    ApiCall A;
+    A.Name = Name.str();
+    A.Driver = *Cat == "cuda_driver";
+    A.Cbid = u32Arg(Args, "cbid");
+    A.Start = Start;
+    A.End = End;
+    A.Thread = static_cast<uint32_t>(*Tid);
+    A.Correlation = static_cast<uint64_t>(intArg(Args, "correlation").value_or(0));
+    CallTids.emplace_back(P.ApiCalls.size(), *Tid);
+    P.ApiCalls.push_back(std::move(A));
+    return;
+  }
+  if (*Cat == "python_function") {
+    Python.push_back({Start, End, *Tid, Name.str()});
+    return;
+  }
+  if (*Cat == "cpu_op" && !HostPid)
+    HostPid = *Pid;
+}
+
+/// The Python stack whose innermost frame is Python[Innermost], interned.
+int64_t KinetoReader::pythonStackOf(size_t Innermost) {
+  auto It = StackOfEvent.find(Innermost);
+  if (It != StackOfEvent.end())
+    return It->second;
+  Stack S;
+  for (int64_t I = static_cast<int64_t>(Innermost); I >= 0; I = Python[I].Parent) {
+    StackFrame F = parsePythonFrame(Python[I].Name);
+    F.Address = static_cast<uint32_t>(S.Symbols.size());
+    S.Symbols.push_back(std::move(F));
+  }
+  for (size_t I = 0; I < S.Symbols.size(); ++I)
+    if (!S.Symbols[I].Library && S.Symbols[I].Loc.isValid()) {
+      S.UserFrame = static_cast<int32_t>(I);
+      break;
+    }
+  int64_t Index = static_cast<int64_t>(P.Stacks.size());
+  P.Stacks.push_back(std::move(S));
+  StackOfEvent[Innermost] = Index;
+  return Index;
+}
+
+/// Gives each runtime call the Python stack around it: the innermost
+/// python_function interval on its thread that contains its start.
+void KinetoReader::attachPythonStacks() {
+  if (Python.empty())
+    return;
+  // Nesting by a sweep: sorted by (thread, start, longest first), an event's
+  // parent is the nearest open event that still contains its start.
+  std::vector<size_t> Order(Python.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::sort(Order, [&](size_t A, size_t B) {
+    const PythonEvent &X = Python[A], &Y = Python[B];
+    return std::tie(X.Tid, X.Start, Y.End) < std::tie(Y.Tid, Y.Start, X.End);
+  });
+  std::vector<PythonEvent> Sorted;
+  Sorted.reserve(Python.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Python[I]));
+  Python = std::move(Sorted);
+  std::vector<size_t> Open;
+  for (size_t I = 0; I < Python.size(); ++I) {
+    while (!Open.empty() && (Python[Open.back()].Tid != Python[I].Tid ||
+                             Python[Open.back()].End < Python[I].Start))
+      Open.pop_back();
+    Python[I].Parent = Open.empty() ? -1 : static_cast<int64_t>(Open.back());
+    Open.push_back(I);
+  }
+  for (auto [CallIndex, Tid] : CallTids) {
+    uint64_t T = P.ApiCalls[CallIndex].Start;
+    // The last event on this thread that starts at or before T; the
+    // innermost interval containing T is it or one of its ancestors.
+    auto It = std::upper_bound(Python.begin(), Python.end(), std::make_pair(Tid, T),
+                               [](const std::pair<int64_t, uint64_t> &K, const PythonEvent &E) {
+                                 return std::tie(K.first, K.second) < std::tie(E.Tid, E.Start);
+                               });
+    if (It == Python.begin())
+      continue;
+    int64_t I = static_cast<int64_t>(std::prev(It) - Python.begin());
+    if (Python[I].Tid != Tid)
+      continue;
+    while (I >= 0 && Python[I].End < T)
+      I = Python[I].Parent;
+    if (I >= 0)
+      P.ApiCalls[CallIndex].StackIndex = pythonStackOf(static_cast<size_t>(I));
+  }
+}
+
+Expected<Profile> KinetoReader::read(StringRef Contents) {
+  Expected<json::Value> Doc = json::parse(Contents);
+  if (!Doc) {
+    std::string Why = toString(Doc.takeError());
+    return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
+                      "off (" + Why + ")");
+  }
+  const json::Object *Top = Doc->getAsObject();
+  const json::Array *Events = Top ? Top->getArray("traceEvents") : nullptr;
+  if (!Events)
+    return fail(Path, "a JSON document without a \"traceEvents\" array, not a torch.profiler "
+                      "Chrome trace");
+  if (std::optional<int64_t> B = Top->getInteger("baseTimeNanoseconds"); B && *B > 0)
+    Base = static_cast<uint64_t>(*B);
+  if (const json::Array *Devices = Top->getArray("deviceProperties"))
+    for (const json::Value &D : *Devices)
+      if (const json::Object *O = D.getAsObject())
+        readDevice(*O);
+
+  for (const json::Value &V : *Events) {
+    const json::Object *E = V.getAsObject();
+    if (!E) {
+      ++Malformed;
+      continue;
+    }
+    if (E->getString("ph") == "M" && E->getString("name") == "process_name")
+      if (std::optional<int64_t> Pid = E->getInteger("pid"))
+        if (const json::Object *Args = E->getObject("args"))
+          ProcessNames[*Pid] = Args->getString("name").value_or("").str();
+    readEvent(*E);
+  }
+  attachPythonStacks();
+
+  Proc.Pid = HostPid && *HostPid >= 0 ? static_cast<uint32_t>(*HostPid) : 0;
+  if (HostPid)
+    Proc.Command = ProcessNames[*HostPid];
+  Proc.SourceFile = Path.str();
+  Proc.Format = "kineto";
+  if (TraceEnd > TraceStart) {
+    Proc.StartNs = TraceStart;
+    Proc.EndNs = TraceEnd;
+  } else if (EventsEnd > EventsStart) {
+    Proc.StartNs = EventsStart;
+    Proc.EndNs = EventsEnd;
+  }
+  if (P.Kernels.empty() && P.Copies.empty() && P.Memsets.empty() && P.ApiCalls.empty())
+    Proc.Warnings.push_back(
+        (Path + ": the trace has no CUDA activity (was torch.profiler given "
+                "ProfilerActivity.CUDA?)")
+            .str());
+  if (Malformed)
+    Proc.Warnings.push_back(formatv("{0}: {1} trace events were not understood and skipped",
+                                    Path, Malformed)
+                                .str());
+  P.Processes.push_back(std::move(Proc));
+  return std::move(P);
+}
+
+} // namespace
+
+Expected<Profile> readKinetoTrace(StringRef Path, StringRef Contents) {
+  return KinetoReader(Path).read(Contents);
+}
+
 } // namespace cuda_advisor::profile

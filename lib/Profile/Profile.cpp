@@ -52,8 +52,8 @@ void Profile::merge(Profile &&Other) {
   appendShifted(Syncs, std::move(Other.Syncs), PShift);
   appendShifted(ApiCalls, std::move(Other.ApiCalls), PShift);
   appendShifted(Modules, std::move(Other.Modules), PShift);
-  std::move(Other.Stacks.begin(), Other.Stacks.end(), std::back_inserter(Stacks));
-  std::move(Other.Metrics.begin(), Other.Metrics.end(), std::back_inserter(Metrics));
+  appendShifted(Stacks, std::move(Other.Stacks), PShift);
+  appendShifted(Metrics, std::move(Other.Metrics), PShift);
   Other = Profile();
 }
 

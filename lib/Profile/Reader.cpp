@@ -26,10 +26,14 @@ Format detectFormat(StringRef Head) {
   if (H.starts_with("{\"format\":\"cuda-advisor-profile\"") ||
       H.starts_with("{\"format\": \"cuda-advisor-profile\""))
     return Format::Native;
-  if (H.starts_with("{") && (Head.contains("\"traceEvents\"") || Head.contains("\"schemaVersion\"")))
+  // Kineto writes "schemaVersion" and "deviceProperties" before "traceEvents";
+  // plain Chrome traces may begin with "traceEvents".
+  if (H.starts_with("{") && (H.contains("\"traceEvents\"") || H.contains("\"schemaVersion\"") ||
+                             H.contains("\"deviceProperties\"")))
     return Format::Kineto;
-  if (Head.contains("\"ID\",\"Process ID\"") || Head.contains("\"ID\",\"Process ID\",") ||
-      (Head.contains("==PROF==") && Head.contains("\"ID\"")))
+  // Nsight Compute: its log lines, then (or only) the table's header.
+  if (H.starts_with("\"ID\",\"Process ID\"") || H.contains("\n\"ID\",\"Process ID\"") ||
+      H.starts_with("==PROF==") || H.contains("\n==PROF=="))
     return Format::NcuCsv;
   return Format::Unknown;
 }
@@ -55,11 +59,17 @@ Expected<Profile> readProfile(StringRef Path) {
   case Format::Unknown:
     break;
   }
+  StringRef Kind = "not a profile format cuda-advisor reads";
+  if (Contents.starts_with("\x1f\x8b"))
+    Kind = "a gzip-compressed file (decompress it first, e.g. with gunzip)";
+  else if (Contents.ltrim().starts_with("{") || Contents.ltrim().starts_with("["))
+    Kind = "a JSON document that is not a profile";
+  else if (Contents.take_front(4096).contains(','))
+    Kind = "a CSV or text file that is not a profile";
   return createStringError(inconvertibleErrorCode(),
-                           "%s: not a profile format cuda-advisor reads (expected a "
-                           "cuda-advisor profile, a torch.profiler Chrome trace or an "
-                           "Nsight Compute CSV)",
-                           Path.str().c_str());
+                           "%s: %s (expected a cuda-advisor profile, a torch.profiler Chrome "
+                           "trace or an Nsight Compute CSV)",
+                           Path.str().c_str(), Kind.str().c_str());
 }
 
 } // namespace cuda_advisor::profile

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,12 +115,33 @@ struct Sync {
   uint64_t duration() const { return End > Start ? End - Start : 0; }
 };
 
+/// One source-level frame of a symbolized (or already resolved) stack.
+struct StackFrame {
+  SourceLocation Loc;   ///< Invalid when the binary has no line table there.
+  std::string Function; ///< Demangled; may be empty.
+  std::string Module;   ///< Path of the binary; empty for Python frames.
+  uint32_t Address = 0; ///< Index into Stack::Frames (its position for Python stacks).
+  bool Inlined = false; ///< A call that was inlined into the frame that follows it.
+  bool Library = false; ///< Inside CUDA, PyTorch, the C/C++ runtime or the collector.
+};
+
 /// A host call stack: return addresses, innermost first.
 struct Stack {
+  ProcessIndex Process = 0;
   std::vector<uint64_t> Frames;
-  /// Filled by symbolization: Frames[i] -> Resolved[i] (invalid if unknown).
-  std::vector<SourceLocation> Resolved;
-  std::vector<std::string> Functions;
+  /// Filled by symbolization (Symbolize.h), innermost first: every frame of
+  /// Frames, each expanded into its inlined calls. Readers of formats that
+  /// record source positions (Python stacks in Kineto traces) fill it directly
+  /// and leave Frames empty.
+  std::vector<StackFrame> Symbols;
+  /// Index into Symbols of the user's call site: the innermost frame with a
+  /// source location outside the libraries; -1 when unknown.
+  int32_t UserFrame = -1;
+  const StackFrame *userFrame() const {
+    return UserFrame >= 0 && static_cast<size_t>(UserFrame) < Symbols.size()
+               ? &Symbols[static_cast<size_t>(UserFrame)]
+               : nullptr;
+  }
 };
 
 /// A runtime (or driver) API call.
@@ -142,6 +164,10 @@ struct Module {
   uint64_t LoadAddress = 0; ///< Address of the first byte of the mapped file.
   uint64_t Size = 0;
   std::string BuildId; ///< Hex.
+  /// Runtime address minus ELF virtual address (dl_iterate_phdr's dlpi_addr):
+  /// a frame's address in the file, as a symbolizer wants it, is
+  /// Frame - LoadBias. 0 for non-PIE executables.
+  uint64_t LoadBias = 0;
 };
 
 /// Nsight Compute style per-kernel measurements (from ncu CSV), joined to
@@ -157,6 +183,20 @@ struct KernelMetrics {
   std::optional<double> SectorsPerRequestLoad, SectorsPerRequestStore;
   std::optional<double> AchievedOccupancyPct, TheoreticalOccupancyPct;
   std::optional<double> SharedBankConflictsLoad, SharedBankConflictsStore;
+  /// Shared-memory wavefronts of loads/stores (l1tex__data_pipe_lsu_wavefronts_
+  /// mem_shared_op_{ld,st}.sum) and the requests that caused them: wavefronts per
+  /// request is the conflict degree (1 = conflict-free for 4-byte accesses).
+  std::optional<double> SharedWavefrontsLoad, SharedWavefrontsStore;
+  std::optional<double> SharedRequestsLoad, SharedRequestsStore;
+  ProcessIndex Process = 0;
+  uint64_t LaunchId = 0;       ///< ncu's "ID" column.
+  uint32_t Device = 0;
+  uint32_t Stream = 0;
+  uint32_t StaticSharedMem = 0, DynamicSharedMem = 0;
+  int ComputeMajor = 0, ComputeMinor = 0; ///< ncu's "CC" column.
+  /// Every numeric metric of the row, by ncu's metric name, in ncu's unit as
+  /// printed (the fields above are normalized: percent, counts, ns).
+  std::map<std::string, double> Values;
 };
 
 struct Process {
@@ -175,6 +215,9 @@ struct Process {
   int FirstErrorCode = 0;
   std::string FirstErrorName;
   int64_t FirstErrorStack = -1;
+  /// What the reader noticed and the user should know (records it skipped,
+  /// a trace without GPU activity); the ranking repeats them in its summary.
+  std::vector<std::string> Warnings;
 };
 
 struct Profile {
