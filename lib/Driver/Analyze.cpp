@@ -183,6 +183,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     RO.Setup.ResourceDir = ResourceDir;
     RO.Setup.ExtraArgs = Opts.ExtraArgs;
     RO.Setup.ExtraArgsBefore = Opts.ExtraArgsBefore;
+    RO.Setup.DevicePass = Opts.DevicePass;
     frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
                                             bool DevicePass) {
       return checks::makeCheckConsumer(Cfg, R.Findings, ResourceDir, DevicePass);

@@ -62,9 +62,13 @@ enum class Action {
 struct NvccOption {
   const char *Short; // Without the leading '-'; "" if none.
   const char *Long;  // Without the leading "--"; "" if none.
-  unsigned Values;   // 0 or 1.
+  unsigned Values;   // 0, 1, or OptionalValue.
   Action Act;
 };
+
+/// A value that is taken from the next argument only when it does not look
+/// like an option (nvcc's -Werror takes a kind list, CMake may write it bare).
+constexpr unsigned OptionalValue = 2;
 
 // nvcc 13.0's options, as `nvcc --help` lists them, that matter to a parse or
 // that take a value (so that the value is not taken for a source file).
@@ -112,7 +116,7 @@ const NvccOption NvccOptions[] = {
     {"diag-suppress", "diag-suppress", 1, Action::Drop},
     {"diag-error", "diag-error", 1, Action::Drop},
     {"diag-warn", "diag-warn", 1, Action::Drop},
-    {"Werror", "Werror", 1, Action::Drop},
+    {"Werror", "Werror", OptionalValue, Action::Drop},
     {"ftz", "ftz", 1, Action::Drop},
     {"prec-div", "prec-div", 1, Action::Drop},
     {"prec-sqrt", "prec-sqrt", 1, Action::Drop},
@@ -182,13 +186,34 @@ const NvccOption NvccOptions[] = {
     {"objtemp", "objdir-as-tempdir", 0, Action::Drop},
     {"use-local-env", "use-local-env", 0, Action::Drop},
     {"Xnvlink", "", 1, Action::Drop},
+    {"Ofc", "Ofast-compile", 1, Action::Drop},
+    {"jtd", "jump-table-density", 1, Action::Drop},
+    {"compress-mode", "compress-mode", 1, Action::Drop},
+    {"ddp", "dependency-drive-prefix", 1, Action::Drop},
+    {"dp", "drive-prefix", 1, Action::Drop},
+    {"target-dir", "target-directory", 1, Action::Drop},
+    {"device-stack-protector", "device-stack-protector", 1, Action::Drop},
+    {"device-entity-has-hidden-visibility", "device-entity-has-hidden-visibility", 1,
+     Action::Drop},
+    {"e", "entries", 1, Action::Drop},
+    {"ewp", "extensible-whole-program", 0, Action::Drop},
+    {"lto", "lto", 0, Action::Drop},
+    {"save-temps", "save-temps", 0, Action::Drop},
+    {"noprof", "dont-use-profile", 0, Action::Drop},
+    {"nohdinitlist", "no-host-device-initializer-list", 0, Action::Drop},
+    {"nohdmoveforward", "no-host-device-move-forward", 0, Action::Drop},
+    {"no-err-no", "no-display-error-number", 0, Action::Drop},
+    {"no-compress", "no-compress", 0, Action::Drop},
+    {"optix-ir", "optix-ir", 0, Action::Drop},
+    {"cuda", "cuda", 0, Action::Drop},
+    {"run", "run", 0, Action::Drop},
 };
 
 /// Finds the option Arg spells. Sets Value when the value is attached
 /// ("-std=c++17", "--gpu-architecture=sm_90", "-DX=1", "-I/dir", "-O3").
 const NvccOption *findNvccOption(StringRef Arg, std::optional<std::string> &Value) {
   Value.reset();
-  if (!Arg.starts_with("-") || Arg == "-")
+  if (!Arg.starts_with("-") || Arg == "-" || Arg == "--")
     return nullptr;
   bool IsLong = Arg.starts_with("--");
   StringRef Body = Arg.drop_front(IsLong ? 2 : 1);
@@ -210,56 +235,85 @@ const NvccOption *findNvccOption(StringRef Arg, std::optional<std::string> &Valu
       return &O;
     }
   }
-  // Attached values without '=': -DX, -UX, -I/dir, -O3, -lfoo, -L/dir.
+  auto ByAction = [](Action A) -> const NvccOption * {
+    for (const NvccOption &O : NvccOptions)
+      if (O.Act == A)
+        return &O;
+    return nullptr;
+  };
+  // Attached values without '=': -DX, -UX, -I/dir, -isystem/dir, -O3, -lfoo, -L/dir.
   if (!IsLong && Body.size() > 1) {
-    static const char *const Prefixes[] = {"D", "U", "I", "O", "l", "L"};
-    for (const char *P : Prefixes) {
-      if (Body.starts_with(P)) {
-        for (const NvccOption &O : NvccOptions)
-          if (StringRef(O.Short) == P) {
-            Value = Body.drop_front(1).str();
-            return &O;
-          }
-      }
-    }
     if (Body.starts_with("isystem")) {
       Value = Body.drop_front(strlen("isystem")).str();
+      return ByAction(Action::SystemInclude);
+    }
+    static const char *const Prefixes[] = {"D", "U", "I", "O", "l", "L"};
+    for (const char *P : Prefixes) {
+      if (!Body.starts_with(P))
+        continue;
       for (const NvccOption &O : NvccOptions)
-        if (O.Act == Action::SystemInclude)
+        if (StringRef(O.Short) == P) {
+          Value = Body.drop_front(1).str();
           return &O;
+        }
     }
   }
   return nullptr;
 }
 
 /// Host compiler flags worth keeping in a Clang parse (from -Xcompiler, from
-/// gcc entries, from flags nvcc forwards to the host compiler). Warnings,
-/// optimization and code generation flags change nothing we look at.
-enum class HostFlag { Keep, KeepWithValue, Drop, DropWithValue };
+/// gcc entries, from flags nvcc forwards to the host compiler): those that
+/// change what the preprocessor and the parser see. Warnings, optimization
+/// and code generation flags change nothing we look at.
+enum class HostFlag { Keep, KeepWithValue, Drop, DropWithValue, OpenMP };
 
 HostFlag classifyHostFlag(StringRef F) {
-  if (F == "-D" || F == "-U" || F == "-I" || F == "-isystem" || F == "-iquote" ||
-      F == "-idirafter" || F == "-include" || F == "-imacros" || F == "-x" ||
-      F == "-isysroot" || F == "--sysroot")
-    return HostFlag::KeepWithValue;
-  if (F.starts_with("-D") || F.starts_with("-U") || F.starts_with("-I") ||
-      F.starts_with("-isystem") || F.starts_with("-iquote") || F.starts_with("-idirafter") ||
-      F.starts_with("-std=") || F.starts_with("--std=") || F.starts_with("-isysroot") ||
-      F.starts_with("--sysroot="))
-    return HostFlag::Keep;
-  static const char *const KeptF[] = {
-      "-fopenmp",      "-fexceptions",   "-fno-exceptions", "-frtti",          "-fno-rtti",
-      "-fsigned-char", "-funsigned-char", "-fshort-wchar",   "-fms-extensions", "-fchar8_t",
-      "-fno-char8_t",  "-pthread",        "-m64",            "-m32",            "-ansi"};
-  for (const char *K : KeptF)
+  static const char *const KeepWithValue[] = {
+      "-D",       "-U",        "-I",          "-isystem",   "-iquote", "-idirafter",
+      "-include", "-imacros",  "-isysroot",   "--sysroot",  "-x",      "-iprefix",
+      "-iwithprefix", "-iwithprefixbefore", "-cxx-isystem"};
+  for (const char *K : KeepWithValue)
+    if (F == K)
+      return HostFlag::KeepWithValue;
+  static const char *const DropWithValue[] = {
+      "-o",        "-MF",        "-MT",           "-MQ",          "-MJ",
+      "-L",        "-l",         "-Xlinker",      "-Xassembler",  "-Xpreprocessor",
+      "-Xclang",   "-mllvm",     "--param",       "-arch",        "-target",
+      "-include-pch", "-Xarch_host", "-Xarch_device", "-Xcuda-ptxas", "-Xcuda-fatbinary",
+      "-Xopenmp-target", "--serialize-diagnostics", "-dependency-file", "-z",
+      "-Xoffload-linker", "-main-file-name"};
+  for (const char *K : DropWithValue)
+    if (F == K)
+      return HostFlag::DropWithValue;
+  static const char *const KeepPrefixes[] = {
+      "-D",           "-U",         "-I",          "-isystem",     "-iquote",
+      "-idirafter",   "-std=",      "--std=",      "-isysroot",    "--sysroot=",
+      "-stdlib=",     "--gcc-toolchain=", "--gcc-install-dir=", "-march=",
+      "-mavx",        "-msse",      "-mfma",       "-mbmi",        "-mcpu=",
+      "-fms-compatibility-version=", "-fmsc-version=", "-mno-avx", "-mno-sse"};
+  for (const char *K : KeepPrefixes)
+    if (F.starts_with(K))
+      return HostFlag::Keep;
+  static const char *const Kept[] = {
+      "-fexceptions",     "-fno-exceptions",  "-frtti",           "-fno-rtti",
+      "-fsigned-char",    "-funsigned-char",  "-fno-signed-char", "-fno-unsigned-char",
+      "-fshort-wchar",    "-fms-extensions",  "-fms-compatibility", "-fdeclspec",
+      "-fchar8_t",        "-fno-char8_t",     "-pthread",         "-m64",
+      "-m32",             "-ansi",            "-nostdinc",        "-nostdinc++",
+      "-nostdlibinc",     "-ffreestanding",   "-fno-builtin",     "-ffast-math",
+      "-fno-math-errno",  "-ffinite-math-only", "-fsized-deallocation",
+      "-fno-sized-deallocation", "-faligned-new", "-fno-aligned-new", "-mf16c",
+      "-fno-operator-names", "-fgnu-keywords", "-fno-gnu-keywords", "-fcxx-exceptions",
+      "-fno-cxx-exceptions", "-mpopcnt", "-mlzcnt", "-maes", "-mpclmul"};
+  for (const char *K : Kept)
     if (F == K)
       return HostFlag::Keep;
-  if (F.starts_with("-march=") || F.starts_with("-mavx") || F.starts_with("-msse") ||
-      F.starts_with("-mfma") || F == "-mf16c" || F.starts_with("-mbmi"))
-    return HostFlag::Keep; // Intrinsics headers depend on them.
-  if (F == "-o" || F == "-MF" || F == "-MT" || F == "-MQ" || F == "-L" || F == "-l" ||
-      F == "-Xlinker" || F == "-Xassembler" || F == "--param" || F == "-arch")
-    return HostFlag::DropWithValue;
+  // OpenMP: the pragmas are not parsed (loops stay plain loops for the
+  // checks), but code under #ifdef _OPENMP is seen as the compiler sees it.
+  if ((F == "-fopenmp" || F.starts_with("-fopenmp=") || F == "-qopenmp" || F == "-openmp" ||
+       F == "-fiopenmp") &&
+      !F.starts_with("-fopenmp-"))
+    return HostFlag::OpenMP;
   return HostFlag::Drop;
 }
 
@@ -270,16 +324,25 @@ public:
   NeutralCommand run(ArrayRef<std::string> Argv) {
     if (Argv.empty())
       return std::move(Cmd);
-    CompilerKind Kind = classifyCompiler(Argv[0]);
-    std::vector<std::string> Args = expandResponseFiles(Argv.drop_front());
+    // "ccache nvcc ...", "/usr/bin/ccache /usr/bin/g++ ...": the compiler
+    // is the first argument after the launcher.
+    size_t First = 0;
+    while (First + 1 < Argv.size() && isLauncher(Argv[First]))
+      ++First;
+    CompilerKind Kind = classifyCompiler(Argv[First]);
+    std::vector<std::string> Args = expandResponseFiles(Argv.drop_front(First + 1));
     if (Kind == CompilerKind::Nvcc) {
-      Cmd.Nvcc = Argv[0];
+      Cmd.Nvcc = Argv[First];
       translateNvcc(Args);
     } else {
       translateHostCompiler(Args, Kind == CompilerKind::Clang || Kind == CompilerKind::Other);
     }
+    if (!PendingHost.empty())
+      Cmd.Dropped.push_back(PendingHost + " (no value)");
     if (!LanguageGiven)
       Cmd.Cuda = isCudaFile(File) || (Kind == CompilerKind::Nvcc && DeviceCompile);
+    if (OpenMP)
+      Cmd.Flags.push_back("-D_OPENMP=201511");
     return std::move(Cmd);
   }
 
@@ -289,13 +352,22 @@ private:
     return Ext == ".cu" || Ext == ".cuh";
   }
 
+  static bool isLauncher(StringRef Argv0) {
+    StringRef Name = sys::path::filename(Argv0);
+    return Name == "ccache" || Name == "sccache" || Name == "distcc" || Name == "icecc";
+  }
+
   /// Expands @file (all compilers) so the options inside are translated too.
-  std::vector<std::string> expandResponseFiles(ArrayRef<std::string> In) {
+  std::vector<std::string> expandResponseFiles(ArrayRef<std::string> In, unsigned Depth = 0) {
     std::vector<std::string> Out;
     for (const std::string &A : In) {
-      if (StringRef(A).starts_with("@") && A.size() > 1) {
-        if (readOptionsFile(A.substr(1), Out))
-          continue;
+      if (StringRef(A).starts_with("@") && A.size() > 1 && Depth < 8) {
+        std::vector<std::string> Inner;
+        if (readOptionsFile(A.substr(1), Inner)) {
+          std::vector<std::string> Expanded = expandResponseFiles(Inner, Depth + 1);
+          Out.insert(Out.end(), Expanded.begin(), Expanded.end());
+        }
+        continue;
       }
       Out.push_back(A);
     }
@@ -305,11 +377,15 @@ private:
   /// Appends the arguments in an options/response file; false if unreadable.
   bool readOptionsFile(StringRef Name, std::vector<std::string> &Out) {
     SmallString<256> Path(Name);
-    if (!sys::path::is_absolute(Path) && !Directory.empty())
-      Path = (Directory + "/" + Name).str();
+    if (!sys::path::is_absolute(Path) && !Directory.empty()) {
+      Path = Directory;
+      sys::path::append(Path, Name);
+    }
     auto Buf = MemoryBuffer::getFile(Path);
     if (!Buf) {
-      Cmd.Dropped.push_back("@" + Name.str() + " (cannot read it)");
+      Cmd.Warnings.push_back("cannot read the response file " + Path.str().str() + " (" +
+                             Buf.getError().message() +
+                             "): the flags in it are missing from the parse");
       return false;
     }
     BumpPtrAllocator Alloc;
@@ -317,7 +393,8 @@ private:
     SmallVector<const char *, 32> Tokens;
     cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
     for (const char *T : Tokens)
-      Out.push_back(T);
+      if (T)
+        Out.push_back(T);
     return true;
   }
 
@@ -337,11 +414,14 @@ private:
         continue;
       }
       if (O->Values && !Value) {
-        if (I + 1 >= Args.size()) {
+        bool NextIsValue = I + 1 < Args.size() &&
+                           (O->Values == 1 || !StringRef(Args[I + 1]).starts_with("-"));
+        if (NextIsValue) {
+          Value = Args[++I];
+        } else if (O->Values == 1) {
           Cmd.Dropped.push_back(A + " (no value)");
           continue;
         }
-        Value = Args[++I];
       }
       apply(*O, A, Value.value_or(""));
     }
@@ -355,12 +435,11 @@ private:
       Cmd.Flags.push_back(F.str());
       return 0;
     case HostFlag::KeepWithValue:
-      if (!Next)
+      if (!Next) {
+        PendingHost = F.str();
         return 0;
-      Cmd.Flags.push_back(F.str());
-      Cmd.Flags.push_back(*Next);
-      if (F == "-x")
-        setLanguage(*Next);
+      }
+      keepWithValue(F, *Next);
       return 1;
     case HostFlag::Drop:
       Cmd.Dropped.push_back(F.str());
@@ -368,8 +447,44 @@ private:
     case HostFlag::DropWithValue:
       Cmd.Dropped.push_back(F.str() + (Next ? " " + *Next : ""));
       return Next ? 1 : 0;
+    case HostFlag::OpenMP:
+      OpenMP = true;
+      Cmd.Dropped.push_back(F.str() + " (kept as -D_OPENMP)");
+      return 0;
     }
     return 0;
+  }
+
+  void keepWithValue(StringRef F, StringRef V) {
+    if (F == "-x") {
+      setLanguage(V);
+      if (Cmd.Cuda)
+        return; // -x cuda is added by buildParseArgs.
+    }
+    Cmd.Flags.push_back(F.str());
+    Cmd.Flags.push_back(V.str());
+  }
+
+  /// Host flags given through -Xcompiler: "-Wall,-fPIC", "-O3 -fopenmp", and
+  /// a flag's value in the next -Xcompiler ("-Xcompiler -isystem -Xcompiler /d").
+  void hostOptions(StringRef V) {
+    SmallVector<StringRef, 8> Items;
+    SmallVector<StringRef, 4> Commas;
+    V.split(Commas, ',', -1, false);
+    for (StringRef C : Commas) {
+      SmallVector<StringRef, 4> Words;
+      C.split(Words, ' ', -1, false);
+      Items.append(Words.begin(), Words.end());
+    }
+    std::vector<std::string> Strs(Items.begin(), Items.end());
+    for (size_t I = 0; I < Strs.size(); ++I) {
+      if (!PendingHost.empty()) {
+        std::string F = std::exchange(PendingHost, "");
+        keepWithValue(F, Strs[I]);
+        continue;
+      }
+      I += host(Strs[I], I + 1 < Strs.size() ? &Strs[I + 1] : nullptr);
+    }
   }
 
   void setLanguage(StringRef L) {
@@ -378,15 +493,16 @@ private:
   }
 
   void addArchs(StringRef List) {
-    // "sm_90", "compute_90", "sm_90,sm_80", "[compute_90,sm_90]", "native", "all".
+    // "sm_90", "compute_90", "sm_90,sm_80", "[compute_90,sm_90]", "sm_90a",
+    // "native", "all", "all-major".
     SmallVector<StringRef, 4> Parts;
     List.trim("[]").split(Parts, ',', -1, false);
     for (StringRef P : Parts) {
       P = P.trim().trim("[]");
-      unsigned N;
       if (P.consume_front("sm_") || P.consume_front("compute_") || P.consume_front("lto_")) {
         StringRef Digits = P.take_while([](char C) { return isDigit(C); });
         StringRef Suffix = P.drop_front(Digits.size());
+        unsigned N;
         if (!Digits.getAsInteger(10, N))
           Cmd.GpuArchs.push_back("sm_" + Digits.str() + Suffix.str());
       }
@@ -461,23 +577,20 @@ private:
       Cmd.Flags.push_back("-ffast-math");
       Cmd.Flags.push_back("-D__USE_FAST_MATH__");
       return;
-    case Action::HostOptions: {
-      std::vector<std::string> Items;
-      for (StringRef H : splitList(V))
-        Items.push_back(H.str());
-      for (size_t I = 0; I < Items.size(); ++I)
-        I += host(Items[I], I + 1 < Items.size() ? &Items[I + 1] : nullptr);
+    case Action::HostOptions:
+      hostOptions(V);
       return;
-    }
     case Action::DefaultStream:
-      if (V == "per-thread")
-        Cmd.Flags.push_back("-fgpu-default-stream=per-thread");
+      // nvcc defines CUDA_API_PER_THREAD_DEFAULT_STREAM, which renames the
+      // runtime API (cudaMemcpy -> cudaMemcpy_ptds); the parse keeps the
+      // plain names so that the checks know the calls. Nothing else changes.
+      Cmd.Dropped.push_back(Spelling.str() + " " + V.str());
       return;
     case Action::OptionsFile: {
       std::vector<std::string> Inner;
       for (StringRef F : splitList(V))
         readOptionsFile(F, Inner);
-      translateNvcc(Inner);
+      translateNvcc(expandResponseFiles(Inner));
       return;
     }
     case Action::Machine:
@@ -485,7 +598,7 @@ private:
         Cmd.Flags.push_back("-m" + V.str());
       return;
     case Action::Drop:
-      Cmd.Dropped.push_back(Spelling.str() + (O.Values ? " " + V.str() : ""));
+      Cmd.Dropped.push_back(Spelling.str() + (O.Values && !V.empty() ? " " + V.str() : ""));
       return;
     }
   }
@@ -499,39 +612,34 @@ private:
   void translateHostCompiler(const std::vector<std::string> &Args, bool ClangLike) {
     for (size_t I = 0; I < Args.size(); ++I) {
       StringRef A = Args[I];
-      if (!A.starts_with("-"))
+      if (!A.starts_with("-") || A == "-")
         continue; // Inputs: the analyzed file is added at the end.
       if (ClangLike && (A.starts_with("--cuda-gpu-arch=") || A.starts_with("--offload-arch="))) {
-        Cmd.GpuArchs.push_back(A.split('=').second.str());
+        addArchs(A.split('=').second);
         continue;
       }
       if (ClangLike && (A == "-fgpu-rdc" || A == "-fcuda-rdc")) {
         Cmd.Rdc = true;
         continue;
       }
+      if (ClangLike && A == "-fno-gpu-rdc") {
+        Cmd.Rdc = false;
+        continue;
+      }
       if (ClangLike && A.starts_with("--cuda-path=")) {
-        Cmd.Flags.push_back(A.str());
+        Cmd.CudaPath = A.split('=').second.str();
         continue;
       }
       if (ClangLike && (A == "--cuda-host-only" || A == "--cuda-device-only" ||
                         A == "--cuda-compile-host-device" || A == "-nocudainc" ||
-                        A == "-nocudalib")) {
+                        A == "-nocudalib" || A == "-nogpuinc" || A == "-nogpulib" ||
+                        A.starts_with("--cuda-gpu-arch") || A.starts_with("--no-cuda-gpu-arch") ||
+                        A.starts_with("-fgpu-default-stream="))) {
         Cmd.Dropped.push_back(A.str());
         continue;
       }
       if (A.starts_with("-x") && A.size() > 2) {
-        setLanguage(A.drop_front(2));
-        if (!Cmd.Cuda)
-          Cmd.Flags.push_back(A.str());
-        continue;
-      }
-      if (A == "-x" && I + 1 < Args.size()) {
-        setLanguage(Args[I + 1]);
-        if (!Cmd.Cuda) {
-          Cmd.Flags.push_back("-x");
-          Cmd.Flags.push_back(Args[I + 1]);
-        }
-        ++I;
+        keepWithValue("-x", A.drop_front(2));
         continue;
       }
       I += host(A, I + 1 < Args.size() ? &Args[I + 1] : nullptr);
@@ -542,6 +650,8 @@ private:
   NeutralCommand Cmd;
   bool LanguageGiven = false;
   bool DeviceCompile = false;
+  bool OpenMP = false;
+  std::string PendingHost; ///< A host flag whose value is in the next -Xcompiler.
 };
 
 } // namespace
@@ -551,9 +661,11 @@ NeutralCommand translateCommand(ArrayRef<std::string> Argv, StringRef File, Stri
 }
 
 /// The GPU architectures Clang 19 accepts for --cuda-gpu-arch, oldest first.
+/// sm_90a is the newest; sm_100 and later are unknown to it.
 static const char *const ClangKnownArchs[] = {
-    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
-    "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+    "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52",
+    "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
+    "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
 
 static int archNumber(StringRef Arch) {
   Arch.consume_front("sm_");
@@ -567,8 +679,10 @@ std::string chooseGpuArch(ArrayRef<std::string> Archs) {
   for (const std::string &A : Archs) {
     std::string Candidate = A;
     if (!is_contained(ClangKnownArchs, StringRef(A))) {
-      // Newer than Clang knows (sm_100, sm_120...) or a family variant:
-      // use the newest known architecture not above it.
+      // Newer than Clang knows (sm_100, sm_120...) or a family/feature
+      // variant (sm_100a, sm_120f): the newest plain architecture not above
+      // it. sm_90a enables sm_90-only features that newer GPUs lack, so it
+      // is chosen only when asked for.
       int N = archNumber(A);
       Candidate.clear();
       for (const char *K : ClangKnownArchs)
@@ -584,10 +698,20 @@ std::string chooseGpuArch(ArrayRef<std::string> Archs) {
   return Best.empty() ? "sm_90" : Best;
 }
 
+std::string sdkVersionForClang(unsigned CudaVersion) {
+  // Clang 19 knows CUDA 7.0 to 12.5; it uses the new launch API from 9.2.
+  if (CudaVersion == 0 || CudaVersion >= 12050)
+    return "12.5";
+  return std::to_string(CudaVersion / 1000) + "." + std::to_string(CudaVersion % 1000 / 10);
+}
+
 std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaInstallation &Cuda,
                                         const ParseSetup &Setup, StringRef File) {
   std::vector<std::string> Args;
-  bool IsC = sys::path::extension(File) == ".c" && !Cmd.Cuda;
+  bool IsC = !Cmd.Cuda && sys::path::extension(File) == ".c";
+  for (size_t I = 0; I + 1 < Cmd.Flags.size(); ++I)
+    if (Cmd.Flags[I] == "-x")
+      IsC = Cmd.Flags[I + 1] == "c";
   Args.push_back(IsC ? "clang" : "clang++");
   Args.insert(Args.end(), Setup.ExtraArgsBefore.begin(), Setup.ExtraArgsBefore.end());
   Args.push_back("-fsyntax-only");
@@ -601,9 +725,18 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
     sys::path::append(P, "include", Sub);
     return P.str().str();
   };
-  bool HasOwnCudaPath = any_of(Cmd.Flags, [](const std::string &F) {
-    return StringRef(F).starts_with("--cuda-path=");
-  });
+  auto Add = [&](StringRef Flag, const std::string &Value) {
+    Args.push_back(Flag.str());
+    Args.push_back(Value);
+  };
+  // Wrappers of CUDA headers that add back what newer toolkits removed;
+  // they must come before <cuda>/include, which Clang adds after the user's
+  // system directories.
+  auto AddCompatOverrides = [&] {
+    Add("-isystem", Share("compat/override"));
+    if (Cuda.Version >= 13000)
+      Add("-isystem", Share("compat/override-cuda13"));
+  };
   if (Cmd.Cuda) {
     Args.push_back(Setup.DevicePass ? "--cuda-device-only" : "--cuda-host-only");
     Args.push_back("--cuda-gpu-arch=" + chooseGpuArch(Cmd.GpuArchs));
@@ -613,33 +746,36 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
       Args.push_back("-fgpu-rdc");
     if (Cuda.Bundled) {
       Args.push_back("-nocudainc");
-      Args.push_back("-isystem");
-      Args.push_back(Share("minimal-cuda"));
-      Args.push_back("-include");
-      Args.push_back(Share("minimal-cuda/cuda_advisor_minimal.h"));
+      Add("-isystem", Share("minimal-cuda"));
+      Add("-include", Share("minimal-cuda/cuda_advisor_minimal.h"));
     } else {
-      if (!HasOwnCudaPath)
-        Args.push_back("--cuda-path=" + Cuda.Path);
-      if (Cuda.HasCccl) {
-        Args.push_back("-isystem");
-        Args.push_back(Cuda.Path + "/include/cccl");
-      }
-      // Wrappers of CUDA headers whose declarations newer CUDA removed; they
-      // must come before <cuda>/include, which Clang adds as a system dir.
-      Args.push_back("-isystem");
-      Args.push_back(Share("compat/override"));
-      if (!Cuda.MissingWrapperHeaders.empty()) {
-        Args.push_back("-idirafter");
-        Args.push_back(Share("stand-ins"));
-      }
-      Args.push_back("-include");
-      Args.push_back(Share("compat/cuda_advisor_compat.h"));
+      Args.push_back("--cuda-path=" + Cuda.Path);
+      // The driver tells only the host side which CUDA it found; the device
+      // side would fall back to the pre-9.2 launch API (cudaConfigureCall).
+      if (Setup.DevicePass)
+        Args.push_back("-Xclang"), Args.push_back("-target-sdk-version=" +
+                                                  sdkVersionForClang(Cuda.Version));
+      AddCompatOverrides();
+      // nvcc adds <cuda>/include/cccl by itself (Thrust, CUB, libcu++).
+      if (Cuda.HasCccl)
+        Add("-isystem", Cuda.Path + "/include/cccl");
+      // Headers Clang's wrapper includes that this toolkit lacks: behind
+      // every real directory, one directory per header.
+      for (const std::string &H : Cuda.MissingWrapperHeaders)
+        Add("-idirafter", Share("stand-ins/" + sys::path::stem(H).str()));
+      Add("-include", Share("compat/cuda_advisor_compat.h"));
     }
-  } else if (!Cuda.Bundled && !IsC) {
-    // Host C++ that calls the CUDA runtime: make its headers findable.
-    Args.push_back("-isystem");
-    Args.push_back(Cuda.Path + "/include");
+  } else if (Cuda.Bundled) {
+    // Host C/C++ that includes cuda_runtime.h.
+    Add("-idirafter", Share("minimal-cuda"));
+  } else {
+    // Host C/C++ that calls the CUDA runtime: make its headers findable
+    // (system headers: findings in them are not shown).
+    AddCompatOverrides();
+    Add("-isystem", Cuda.Path + "/include");
   }
+  // <omp.h> of host code: Clang's own is in libomp-dev, often missing.
+  Add("-idirafter", Share("stand-ins/openmp"));
   Args.push_back("-w");
   // Our own printer shows carets; this only stops Clang's "N errors generated"
   // line, which would interleave across the files parsed in parallel.

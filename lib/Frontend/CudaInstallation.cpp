@@ -86,9 +86,10 @@ static std::string rootOfNvcc(StringRef Nvcc) {
   return sys::path::parent_path(sys::path::parent_path(Path)).str();
 }
 
-Expected<CudaInstallation> CudaLocator::locate(StringRef Nvcc) {
+Expected<CudaInstallation> CudaLocator::locate(StringRef Nvcc, StringRef CommandCudaPath) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  auto It = Cache.find(Nvcc.str());
+  std::string Key = Nvcc.str() + "\n" + CommandCudaPath.str();
+  auto It = Cache.find(Key);
   if (It != Cache.end())
     return It->second;
 
@@ -108,6 +109,8 @@ Expected<CudaInstallation> CudaLocator::locate(StringRef Nvcc) {
     for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
       if (const char *V = std::getenv(Var); V && *V)
         Candidates.emplace_back(V, Var);
+    if (!CommandCudaPath.empty())
+      Candidates.emplace_back(CommandCudaPath.str(), "the --cuda-path of the compile command");
     if (!Nvcc.empty())
       Candidates.emplace_back(rootOfNvcc(Nvcc), "the nvcc of the compile command");
     Candidates.emplace_back("/usr/local/cuda", "/usr/local/cuda");
@@ -120,7 +123,7 @@ Expected<CudaInstallation> CudaLocator::locate(StringRef Nvcc) {
       }
     }
   }
-  Cache[Nvcc.str()] = Result;
+  Cache[Key] = Result;
   return Result;
 }
 

@@ -127,7 +127,7 @@ public:
     } else {
       Neutral.Cuda = StringRef(R.File).ends_with(".cu") || StringRef(R.File).ends_with(".cuh");
     }
-    auto Cuda = Locator.locate(Neutral.Nvcc);
+    auto Cuda = Locator.locate(Neutral.Nvcc, Neutral.CudaPath);
     if (!Cuda) {
       fail(R, toString(Cuda.takeError()));
       return;

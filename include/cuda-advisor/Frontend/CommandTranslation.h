@@ -34,7 +34,11 @@ struct NeutralCommand {
   bool Cuda = false;               ///< The file is compiled as CUDA.
   bool Rdc = false;
   std::string Nvcc;                ///< Path of nvcc when it wrote the command.
+  std::string CudaPath;            ///< --cuda-path of a clang command.
   std::vector<std::string> Dropped; ///< Flags dropped, for --verbose.
+  /// Problems the user should always hear about (an unreadable response
+  /// file loses flags, so the parse may fail).
+  std::vector<std::string> Warnings;
 };
 
 /// Translates Argv (Argv[0] is the compiler) of a command compiling File.
@@ -57,6 +61,12 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
 /// The newest GPU architecture Clang 19 knows among Archs (sm_100 and newer
 /// map to the newest Clang knows); "sm_90" when Archs is empty.
 std::string chooseGpuArch(llvm::ArrayRef<std::string> Archs);
+
+/// The CUDA version given to the device-side parse as -target-sdk-version:
+/// Clang picks the launch API (__cudaPushCallConfiguration or the old
+/// cudaConfigureCall) from it, and it passes none itself to the device side.
+/// Versions newer than Clang 19 knows become 12.5.
+std::string sdkVersionForClang(unsigned CudaVersion);
 
 } // namespace cuda_advisor::frontend
 

@@ -2,7 +2,8 @@
 //
 // The CUDA installation a file is parsed against: --cuda-path, else
 // CUDA_PATH / CUDA_HOME, else the installation of the nvcc named in the
-// compile command, else /usr/local/cuda. With none, the tool's bundled minimal
+// compile command (or the --cuda-path of a clang command), else
+// /usr/local/cuda. With none, the tool's bundled minimal
 // CUDA declarations are used instead (Bundled).
 //
 //===----------------------------------------------------------------------===//
@@ -46,9 +47,11 @@ public:
   /// bundled declarations).
   explicit CudaLocator(std::string Explicit);
 
-  /// Nvcc: the compiler path of the compile command when it is nvcc, else "".
+  /// Nvcc: the compiler path of the compile command when it is nvcc, else "";
+  /// CommandCudaPath: the --cuda-path of a clang compile command, else "".
   /// Fails only when --cuda-path names a directory that is not an installation.
-  llvm::Expected<CudaInstallation> locate(llvm::StringRef Nvcc);
+  llvm::Expected<CudaInstallation> locate(llvm::StringRef Nvcc,
+                                          llvm::StringRef CommandCudaPath = "");
 
 private:
   CudaInstallation inspect(llvm::StringRef Root, llvm::StringRef FoundBy) const;
