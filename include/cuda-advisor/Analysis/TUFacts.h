@@ -7,7 +7,10 @@
 #ifndef CUDA_ADVISOR_ANALYSIS_TUFACTS_H
 #define CUDA_ADVISOR_ANALYSIS_TUFACTS_H
 
+#include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Analysis/Values.h"
+
+#include <memory>
 
 namespace clang {
 class ASTContext;
@@ -20,10 +23,18 @@ public:
   explicit TUFacts(clang::ASTContext &Ctx) : Ctx(Ctx), Values(Ctx) {}
   clang::ASTContext &context() { return Ctx; }
   ValueTracker &values() { return Values; }
+  /// What each kernel does with memory: summaries built on first use, once
+  /// per function, shared by every check of the TU.
+  KernelSummaries &kernels() {
+    if (!Kernels)
+      Kernels = std::make_unique<KernelSummaries>(Ctx, Values);
+    return *Kernels;
+  }
 
 private:
   clang::ASTContext &Ctx;
   ValueTracker Values;
+  std::unique_ptr<KernelSummaries> Kernels;
 };
 
 } // namespace cuda_advisor::analysis
