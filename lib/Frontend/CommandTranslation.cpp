@@ -339,8 +339,10 @@ public:
     }
     if (!PendingHost.empty())
       Cmd.Dropped.push_back(PendingHost + " (no value)");
+    // nvcc, like clang, compiles .cu files as CUDA and hands the others to
+    // the host compiler unless -x cu says otherwise (-dc changes nothing).
     if (!LanguageGiven)
-      Cmd.Cuda = isCudaFile(File) || (Kind == CompilerKind::Nvcc && DeviceCompile);
+      Cmd.Cuda = isCudaFile(File);
     if (OpenMP)
       Cmd.Flags.push_back("-D_OPENMP=201511");
     return std::move(Cmd);
@@ -503,8 +505,9 @@ private:
         StringRef Digits = P.take_while([](char C) { return isDigit(C); });
         StringRef Suffix = P.drop_front(Digits.size());
         unsigned N;
-        if (!Digits.getAsInteger(10, N))
-          Cmd.GpuArchs.push_back("sm_" + Digits.str() + Suffix.str());
+        std::string Arch = "sm_" + Digits.str() + Suffix.str();
+        if (!Digits.getAsInteger(10, N) && !is_contained(Cmd.GpuArchs, Arch))
+          Cmd.GpuArchs.push_back(Arch);
       }
     }
   }
@@ -570,7 +573,6 @@ private:
       Cmd.Rdc = V == "true" || V == "1";
       return;
     case Action::DeviceCompile:
-      DeviceCompile = true;
       Cmd.Rdc = true;
       return;
     case Action::FastMath:
@@ -649,7 +651,6 @@ private:
   StringRef File, Directory;
   NeutralCommand Cmd;
   bool LanguageGiven = false;
-  bool DeviceCompile = false;
   bool OpenMP = false;
   std::string PendingHost; ///< A host flag whose value is in the next -Xcompiler.
 };
