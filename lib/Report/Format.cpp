@@ -1,10 +1,13 @@
 //===- Format.cpp - Human-readable numbers and shared helpers -------------===//
+#include "ReportUtil.h"
 #include "cuda-advisor/Report/Report.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <cmath>
 
 using namespace llvm;
 
@@ -54,29 +57,35 @@ static std::string trimNumber(double V, int Digits) {
   return S;
 }
 
-std::string formatBytes(uint64_t Bytes) {
-  static const char *const Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double V = static_cast<double>(Bytes);
-  unsigned U = 0;
-  while (V >= 1024 && U + 1 < std::size(Units)) {
-    V /= 1024;
-    ++U;
+/// Value / Scales[U] with about 3 significant digits ("8.12", "35.2", "412";
+/// whole numbers in the first unit), in the first unit where the rounded
+/// value stays under Limit ("1000 ms" is "1 s").
+static std::string scaled(double Value, ArrayRef<double> Scales, ArrayRef<const char *> Units,
+                          double Limit) {
+  for (size_t U = 0;; ++U) {
+    double V = Value / Scales[U];
+    int Digits = U == 0 ? 0 : (V < 10 ? 2 : (V < 100 ? 1 : 0));
+    double Pow = std::pow(10.0, Digits);
+    bool Last = U + 1 == Scales.size();
+    if (!Last && std::round(V * Pow) / Pow >= Limit)
+      continue;
+    return trimNumber(V, Digits) + " " + Units[U];
   }
-  return trimNumber(V, U == 0 ? 0 : (V < 10 ? 2 : 1)) + " " + Units[U];
+}
+
+std::string formatBytes(uint64_t Bytes) {
+  static const double Scales[] = {1.0, 1024.0, 1048576.0, 1073741824.0, 1099511627776.0};
+  static const char *const Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  return scaled(static_cast<double>(Bytes), Scales, Units, 1024);
 }
 
 std::string formatDuration(uint64_t Ns) {
-  double V = static_cast<double>(Ns);
-  if (Ns < 1000)
-    return std::to_string(Ns) + " ns";
-  if (Ns < 1000000)
-    return trimNumber(V / 1e3, V < 1e4 ? 2 : 1) + " us";
-  if (Ns < 1000000000)
-    return trimNumber(V / 1e6, V < 1e7 ? 2 : 1) + " ms";
-  return trimNumber(V / 1e9, 2) + " s";
+  static const double Scales[] = {1.0, 1e3, 1e6, 1e9};
+  static const char *const Units[] = {"ns", "us", "ms", "s"};
+  return scaled(static_cast<double>(Ns), Scales, Units, 1000);
 }
 
-static std::string percent(double Share) {
+std::string detail::formatShare(double Share) {
   double P = Share * 100;
   return trimNumber(P, P < 1 ? 2 : (P < 10 ? 1 : 0)) + "%";
 }
@@ -84,20 +93,20 @@ static std::string percent(double Share) {
 std::string formatCost(const Cost &C) {
   if (!C.Matched)
     return "not seen in the profile";
-  std::string S = "measured: " + std::to_string(C.Calls) + (C.Calls == 1 ? " call, " : " calls, ") +
-                  formatDuration(C.MeasuredNs);
-  if (C.GpuShare > 0)
-    S += " (" + percent(C.GpuShare) + " of GPU time)";
-  else if (C.WallShare > 0)
-    S += " (" + percent(C.WallShare) + " of wall time)";
-  S += "; estimated saving: " + formatDuration(C.SavingNs);
-  return S;
+  Finding F;
+  F.Ranking = C;
+  auto [Measured, Saving] = detail::costColumns(F);
+  return "measured: " + Measured + "; estimated saving: " + Saving;
 }
 
 std::string formatSummary(const RunSummary &S) {
-  std::string Out = "GPU busy " + formatDuration(S.GpuBusyNs) + " of " + formatDuration(S.WallNs);
-  Out += "; " + std::to_string(S.RankedFindings) +
-         (S.RankedFindings == 1 ? " finding could save about " : " findings could save about ") +
+  std::string Out = "GPU busy " + formatDuration(S.GpuBusyNs);
+  if (S.WallNs)
+    Out += " of " + formatDuration(S.WallNs);
+  if (S.RankedFindings == 0)
+    return Out + "; no finding was seen in the profile";
+  Out += "; " + detail::countOf(S.RankedFindings, "finding") +
+         " could save about " +
          formatDuration(S.TotalSavingNs);
   return Out;
 }

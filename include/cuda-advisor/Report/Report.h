@@ -35,6 +35,15 @@ struct ReportContext {
   std::optional<RunSummary> Summary;    ///< Present when profiles were given.
   std::string DocsDir;                  ///< Installed docs/checks, for help text.
   bool Color = false;                   ///< Text only.
+  /// Files under this directory are shown relative to it (Markdown, HTML) and
+  /// are SARIF URIs relative to %SRCROOT%. Empty: the current directory.
+  std::string SourceRoot;
+  /// SARIF tool.driver.informationUri. Empty: the installed documentation
+  /// directory as a file:// URI.
+  std::string InformationUri;
+  /// SARIF rules' helpUri is DocsBaseUri + "<id>.md". Empty: the check's
+  /// installed page (DocsDir/<id>.md) as a file:// URI, when it exists.
+  std::string DocsBaseUri;
 };
 
 enum class OutputFormat { Text, Json, Sarif, Markdown, Html };
@@ -49,9 +58,31 @@ void emitHtml(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings, const Rep
 void emit(OutputFormat F, llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
           const ReportContext &Ctx);
 
-/// Writes the fix-its as a clang-apply-replacements YAML document.
+/// Writes the findings and their fix-its as a clang-apply-replacements YAML
+/// document (the format of clang-tidy --export-fixes; docs/output-formats.md).
 llvm::Error exportFixes(llvm::StringRef Path, llvm::ArrayRef<Finding> Findings);
-/// Applies the fix-its to the files in place; returns the number applied.
+/// The same document, written to OS.
+void writeFixesYaml(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings);
+
+/// What applying the fix-its did.
+struct FixOutcome {
+  unsigned Applied = 0;                 ///< Fix-its (replacements) written.
+  std::vector<std::string> FilesChanged;
+  /// One line per finding whose fix-its were left out, with the reason
+  /// ("file:line:col: [check] fix-it not applied: it conflicts with ...").
+  std::vector<std::string> Skipped;
+};
+/// Applies the fix-its to the files in place and fills Out. A finding's
+/// fix-its are applied together or not at all; findings whose fix-its overlap
+/// another finding's (other than an identical one) are all left out, and so
+/// are fix-its whose offsets no longer match the file (it changed since it
+/// was analyzed). Each file is rewritten atomically (a temporary file in its
+/// directory renamed over it, keeping its permissions). Returns an error
+/// naming each file that could not be read or written; the other files are
+/// still processed.
+llvm::Error applyFixesInPlace(llvm::ArrayRef<Finding> Findings, FixOutcome &Out);
+/// applyFixesInPlace that prints what was skipped as warnings on stderr and
+/// returns the number of fix-its applied.
 llvm::Expected<unsigned> applyFixes(llvm::ArrayRef<Finding> Findings);
 
 /// "4 MiB", "1.5 KiB", "12 B".
