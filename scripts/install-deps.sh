@@ -6,7 +6,7 @@
 # without it (bundled CUDA declarations).
 set -euo pipefail
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libcli11-dev libgtest-dev
-          libsqlite3-dev cmake ninja-build g++ python3)
+          libsqlite3-dev cmake ninja-build g++ python3 clang-tools-19 python3-jsonschema)
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "install-deps: run as root (or install sudo)" >&2; exit 1; }

@@ -20,6 +20,7 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(config.test_source_root, "Inputs", "expect_exit.py")))
+config.substitutions.append(("%unittests", os.path.join(config.cuda_advisor_obj_root, "unittests", "cuda-advisor-unittests")))
 
 # A real CUDA toolkit (nvcc, headers) on this machine.
 if config.cuda_path and os.path.isdir(os.path.join(config.cuda_path, "include")):
@@ -31,6 +32,11 @@ try:
     config.available_features.add("jsonschema")
 except ImportError:
     pass
+# clang-apply-replacements from clang-tools-19 (reads --export-fixes files).
+_apply = shutil.which("clang-apply-replacements-19") or shutil.which("clang-apply-replacements", path="/usr/lib/llvm-19/bin")
+if _apply:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang-apply-replacements", _apply))
 
 config.environment["LC_ALL"] = "C"
 # Tests must not pick up the developer's CUDA through the environment.
