@@ -67,6 +67,7 @@ struct Config {
   bool Stacks = true;
   unsigned StackDepth = DefaultStackDepth;
   bool DriverApi = false;
+  bool AllApi = false;
   bool Verbose = false;
   size_t BufferBytes = size_t(4) << 20;
   unsigned FlushMs = 2000;
@@ -75,6 +76,7 @@ struct Config {
 /// At most this many CUPTI buffers are out at a time (256 MiB with the
 /// default size); past it CUPTI gets no buffer and counts dropped records.
 constexpr uint64_t MaxBuffersOut = 64;
+constexpr size_t MaxPooledBuffers = 4;
 /// Distinct (API, error code) pairs that get an "error" record.
 constexpr size_t MaxErrorRecords = 32;
 
@@ -156,6 +158,8 @@ struct Collector {
   CUpti_SubscriberHandle Subscriber = nullptr;
   bool CallbacksOn = false;
 
+  std::mutex PoolMutex;
+  std::vector<void *> Pool; // Completed buffers kept for reuse.
   std::atomic<uint64_t> Dropped{0}, RefusedBuffers{0}, BuffersOut{0}, FailedCalls{0},
       StackCaptures{0}, StackNs{0}, Callsites{0};
   std::atomic<bool> DevicesQueried{false};
@@ -172,6 +176,7 @@ struct Collector {
   pthread_t Finalizer{};
   std::atomic<bool> HaveFinalizer{false};
   std::atomic<int> PendingSignal{0};
+  std::atomic<bool> HelperRedelivers{false}; // The helper passes PendingSignal on.
 };
 
 /// Created once and never destroyed: it must outlive the static destructors
@@ -283,6 +288,7 @@ Config readConfig() {
   Cfg.Stacks = envFlag(StacksEnv, true);
   Cfg.StackDepth = static_cast<unsigned>(envNumber(StackDepthEnv, DefaultStackDepth, 1, MaxStackDepth));
   Cfg.DriverApi = envFlag(DriverApiEnv, false);
+  Cfg.AllApi = envFlag(AllApiEnv, false);
   Cfg.Verbose = envFlag(VerboseEnv, false);
   Cfg.BufferBytes = envNumber(BufferKiBEnv, 4096, 64, 256 * 1024) * 1024;
   Cfg.FlushMs = static_cast<unsigned>(envNumber(FlushMsEnv, 2000, 0, 3600 * 1000));
@@ -300,6 +306,34 @@ bool wantsStack(const std::string &Name) {
       "cudaDeviceReset"};
   for (const char *P : Prefixes)
     if (Name.compare(0, std::strlen(P), P) == 0)
+      return true;
+  return false;
+}
+
+/// Cheap queries that create no GPU work: PyTorch calls cudaGetDevice some
+/// 60 times per tensor operation. Unless CUDA_ADVISOR_ALL_API=1 they get
+/// neither an activity record nor a callback, which is most of what the
+/// collector would otherwise cost such a program; a failure they report was
+/// already counted at the call that failed.
+bool isQuery(const std::string &Name) {
+  static const char *const Queries[] = {
+      "cudaGetDevice",          "cudaGetDeviceCount",       "cudaGetLastError",
+      "cudaPeekAtLastError",    "cudaStreamIsCapturing",    "cudaStreamGetCaptureInfo",
+      "cudaThreadExchangeStreamCaptureMode", "cudaGetDeviceProperties",
+      "cudaDeviceGetAttribute", "cudaPointerGetAttributes", "cudaFuncGetAttributes",
+      "cudaRuntimeGetVersion",  "cudaDriverGetVersion",     "cudaDeviceGetStreamPriorityRange",
+      "cudaStreamGetPriority",  "cudaStreamGetFlags",       "cudaStreamGetDevice",
+      "cudaStreamGetId",        "cudaStreamQuery",          "cudaEventQuery",
+      "cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion", "cudaDeviceCanAccessPeer",
+      "cudaGetFuncBySymbol",    "cudaGetKernel",            "cudaGetSymbolAddress",
+      "cudaGetSymbolSize",      "cudaDeviceGetLimit",       "cudaDeviceGetCacheConfig",
+      "cudaDeviceGetPCIBusId",  "cudaGetDeviceFlags",       "cudaCtxResetPersistingL2Cache",
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+      "cudaOccupancyAvailableDynamicSMemPerBlock", "cudaOccupancyMaxPotentialClusterSize",
+      "cudaOccupancyMaxActiveClusters"};
+  for (const char *Q : Queries)
+    if (Name == Q)
       return true;
   return false;
 }
@@ -333,12 +367,33 @@ void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords
     return; // CUPTI counts the records it cannot store as dropped.
   }
   void *P = nullptr;
-  if (posix_memalign(&P, 8, Bytes) != 0)
+  if (Col) {
+    std::lock_guard<std::mutex> Lock(Col->PoolMutex);
+    if (!Col->Pool.empty()) {
+      P = Col->Pool.back();
+      Col->Pool.pop_back();
+    }
+  }
+  if (!P && posix_memalign(&P, 8, Bytes) != 0)
     return;
   *Buffer = static_cast<uint8_t *>(P);
   *Size = Bytes;
   if (Col)
     Col->BuffersOut.fetch_add(1);
+}
+
+/// Keeps a few completed buffers for the next requests: a fresh buffer costs
+/// page faults, and CUPTI reports milliseconds of "activity-buffer-request"
+/// overhead for each new one.
+void releaseBuffer(Collector *Col, uint8_t *Buffer, size_t Size) {
+  if (Col && Size == Col->Cfg.BufferBytes) {
+    std::lock_guard<std::mutex> Lock(Col->PoolMutex);
+    if (Col->Pool.size() < MaxPooledBuffers) {
+      Col->Pool.push_back(Buffer);
+      return;
+    }
+  }
+  std::free(Buffer);
 }
 
 void writeRecords(Collector &Col, uint8_t *Buffer, size_t Valid) {
@@ -364,16 +419,17 @@ void writeRecords(Collector &Col, uint8_t *Buffer, size_t Valid) {
   Col.Out.write(Block, Lines);
 }
 
-void CUPTIAPI bufferCompleted(CUcontext Context, uint32_t StreamId, uint8_t *Buffer, size_t,
+void CUPTIAPI bufferCompleted(CUcontext Context, uint32_t StreamId, uint8_t *Buffer, size_t Size,
                               size_t Valid) {
-  if (Collector *Col = C) {
+  Collector *Col = C;
+  if (Col) {
     size_t Dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(Context, StreamId, &Dropped) == CUPTI_SUCCESS)
       Col->Dropped.fetch_add(Dropped);
     writeRecords(*Col, Buffer, Valid);
     Col->BuffersOut.fetch_sub(1);
   }
-  std::free(Buffer);
+  releaseBuffer(Col, Buffer, Size);
 }
 
 //===-- Callbacks ----------------------------------------------------------===//
@@ -632,7 +688,8 @@ std::string endRecord(Collector &Col, int ExitCode, int Signal) {
   }
   L.num("stacks", Col.Stacks.count())
       .num("callsites", Col.Callsites.load())
-      .num("stack_capture_ns", Col.StackNs.load());
+      .num("stack_capture_ns", Col.StackNs.load())
+      .num("stack_slow_walks", Col.Walker.slowCaptures());
   if (Col.RuntimeVersion)
     L.num("cuda_runtime_version", static_cast<uint64_t>(Col.RuntimeVersion));
   if (Col.CuptiFatal.load())
@@ -655,6 +712,8 @@ void finalize(int ExitCode, int Signal) {
   }
   Col->FinalizingThread.store(pthread_self());
   InsideCollector = true; // Our own calls below must not record themselves.
+  if (!Signal && Col->HelperRedelivers.load())
+    Signal = Col->PendingSignal.load(); // The process dies of it after this.
   if (Signal)
     Col->Out.setCrashing();
   if (!Signal) {
@@ -691,7 +750,15 @@ void finalize(int ExitCode, int Signal) {
   InsideCollector = false;
 }
 
-void onExit(int Status, void *) { finalize(Status, 0); }
+void redeliverLater(Collector &Col, int Sig);
+
+void onExit(int Status, void *) {
+  finalize(Status, 0);
+  // A signal that came while the program was exiting was held back until
+  // the profile was finished.
+  if (Collector *Col = C; Col && Col->Active.load())
+    redeliverLater(*Col, Col->PendingSignal.load());
+}
 
 //===-- Signals and fork ---------------------------------------------------===//
 
@@ -736,9 +803,32 @@ void onSignal(int Sig, siginfo_t *Info, void *Context) {
     pthread_t Self = pthread_self();
     bool OnFinalizer = Col->HaveFinalizer.load() && pthread_equal(Self, Col->Finalizer);
     int P = Col->Phase.load();
-    if (P == Running && !OnFinalizer) {
-      // This thread must not go on running the program (it would have died),
-      // so it waits while the helper thread finishes the profile. The wait is
+    // A fault, or a signal a thread sent itself (abort, raise): this thread
+    // cannot go on. Anything else was sent to the process (kill, timeout,
+    // Ctrl-C) and may be running on any thread, also one of CUDA's or
+    // CUPTI's that the flush would wait for.
+    bool ThisThread = isCrashSignal(Sig) && Info && (Info->si_code > 0 || Info->si_code == SI_TKILL);
+    if (!ThisThread && !OnFinalizer) {
+      if (P == Running && Col->HaveFinalizer.load()) {
+        // The helper thread finishes the profile and then passes the signal
+        // on; until then the program runs on.
+        Col->HelperRedelivers.store(true);
+        notifyFinalizer(*Col, Sig);
+        errno = SavedErrno;
+        return;
+      }
+      if (P == Finalizing || P == Closing) {
+        // The profile is being finished (the program is exiting, or an
+        // earlier signal): whoever finishes it passes this signal on.
+        int Expected = 0;
+        Col->PendingSignal.compare_exchange_strong(Expected, Sig);
+        errno = SavedErrno;
+        return;
+      }
+      if (P == Running)
+        finalize(0, Sig);
+    } else if (ThisThread && P == Running && !OnFinalizer) {
+      // Wait while the helper thread finishes the profile. The wait is
       // bounded: a crash inside CUDA may leave a lock held that the flush
       // needs.
       if (Col->HaveFinalizer.load()) {
@@ -747,15 +837,22 @@ void onSignal(int Sig, siginfo_t *Info, void *Context) {
       } else {
         finalize(0, Sig);
       }
-    } else if (P != Running && P != Done && !OnFinalizer &&
+    } else if (ThisThread && P != Done && !OnFinalizer &&
                !pthread_equal(Col->FinalizingThread.load(), Self)) {
-      // Being finished already (the program is exiting, or another signal
-      // came first): let that end, then go the way the signal goes.
       waitForPhase(*Col, Done, 10000);
     }
   }
   redeliver(*Col, Sig, Info, Context);
   errno = SavedErrno;
+}
+
+/// Passes on a signal that the collector held back while it finished the
+/// profile, from a thread that is not the one it interrupted.
+void redeliverLater(Collector &Col, int Sig) {
+  if (Sig <= 0 || Sig >= NSIG || !Col.Installed[Sig])
+    return;
+  sigaction(Sig, &Col.Previous[Sig], nullptr);
+  kill(getpid(), Sig);
 }
 
 void *finalizerMain(void *) {
@@ -788,9 +885,11 @@ void *finalizerMain(void *) {
       return nullptr;
     break;
   }
-  // The thread that got the signal waits in onSignal and passes the signal
-  // on once the profile is finished.
-  finalize(0, Col->PendingSignal.load());
+  int Sig = Col->PendingSignal.load();
+  finalize(0, Sig);
+  // A fault's thread waits in onSignal and passes the signal on itself.
+  if (Col->HelperRedelivers.load())
+    redeliverLater(*Col, Col->PendingSignal.load());
   return nullptr;
 }
 
@@ -887,6 +986,11 @@ void enableActivities(Collector &Col, std::vector<std::string> &Enabled,
       R = cuptiActivityEnableAndDump(K.Kind);
     if (R == CUPTI_SUCCESS) {
       Enabled.push_back(K.Name);
+      if (K.Kind == CUPTI_ACTIVITY_KIND_RUNTIME && !Col.Cfg.AllApi)
+        for (size_t Id = 1; Id < Col.Names.Runtime.size(); ++Id)
+          if (isQuery(Col.Names.Runtime[Id]) &&
+              cuptiActivityEnableRuntimeApi(static_cast<CUpti_CallbackId>(Id), 0) != CUPTI_SUCCESS)
+            cuptiGetLastError();
       continue;
     }
     cuptiGetLastError(); // Clear it.
@@ -927,6 +1031,7 @@ void writeHeader(Collector &Col, const std::vector<std::string> &Enabled,
       .raw("activities", jsonStringArray(Enabled))
       .raw("activities_failed", jsonStringArray(Failed))
       .boolean("callbacks", Col.CallbacksOn)
+      .boolean("query_apis", Col.Cfg.AllApi)
       .boolean("stacks", Col.Cfg.Stacks)
       .num("stack_depth", Col.Cfg.StackDepth);
   if (Col.Out.path() != Col.Cfg.Output)
@@ -957,8 +1062,20 @@ void setUp() {
   CUptiResult R = cuptiSubscribe(&Col.Subscriber, reinterpret_cast<CUpti_CallbackFunc>(&onCallback),
                                  nullptr);
   if (R == CUPTI_SUCCESS) {
-    Col.CallbacksOn = cuptiEnableDomain(1, Col.Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) ==
-                      CUPTI_SUCCESS;
+    if (Col.Cfg.AllApi) {
+      Col.CallbacksOn = cuptiEnableDomain(1, Col.Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) ==
+                        CUPTI_SUCCESS;
+    } else {
+      Col.CallbacksOn = true;
+      for (size_t Id = 1; Id < Col.Names.Runtime.size(); ++Id) {
+        const std::string &Name = Col.Names.Runtime[Id];
+        if (Name.empty() || isQuery(Name))
+          continue;
+        if (cuptiEnableCallback(1, Col.Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                                static_cast<CUpti_CallbackId>(Id)) != CUPTI_SUCCESS)
+          cuptiGetLastError(); // Ids that this CUPTI does not know.
+      }
+    }
     cuptiEnableCallback(1, Col.Subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
   } else {
     cuptiGetLastError();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <elf.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <unwind.h>
 
@@ -64,6 +65,8 @@ int StackWalker::onObject(struct dl_phdr_info *Info, size_t, void *Data) {
 }
 
 void StackWalker::init(const void *SelfAddress) {
+  if (!Slots)
+    Slots = static_cast<Slot *>(std::calloc(NumSlots, sizeof(Slot)));
   NumRanges = 0;
   InitState St{this, reinterpret_cast<uintptr_t>(SelfAddress)};
   dl_iterate_phdr(&StackWalker::onObject, &St);
@@ -76,12 +79,15 @@ bool StackWalker::isSkipped(uintptr_t Address) const {
   return false;
 }
 
+//===-- The slow path: libgcc ---------------------------------------------===//
+
 namespace {
 struct WalkState {
   const StackWalker *Walker;
   uintptr_t *Frames;
   size_t Count;
   size_t Max;
+  bool SkippedOwn;
 };
 
 _Unwind_Reason_Code onFrame(struct _Unwind_Context *Context, void *Data) {
@@ -89,6 +95,11 @@ _Unwind_Reason_Code onFrame(struct _Unwind_Context *Context, void *Data) {
   uintptr_t IP = _Unwind_GetIP(Context);
   if (IP == 0)
     return _URC_END_OF_STACK;
+  // The first frame is captureSlow's own (where it called _Unwind_Backtrace).
+  if (!St->SkippedOwn) {
+    St->SkippedOwn = true;
+    return _URC_NO_REASON;
+  }
   // Drop the leading frames inside the collector and the CUDA libraries; keep
   // everything from the first frame of the program on (also CUDA frames
   // further out, e.g. a host callback).
@@ -99,12 +110,507 @@ _Unwind_Reason_Code onFrame(struct _Unwind_Context *Context, void *Data) {
 }
 } // namespace
 
-size_t StackWalker::capture(uintptr_t *Frames, size_t Max) const {
+size_t StackWalker::captureSlow(uintptr_t *Frames, size_t Max) const {
   if (Max == 0)
     return 0;
-  WalkState St{this, Frames, 0, Max};
+  WalkState St{this, Frames, 0, Max, false};
   _Unwind_Backtrace(&onFrame, &St);
   return St.Count;
+}
+
+//===-- The fast path: cached unwind rules ---------------------------------===//
+//
+// x86-64 only. A rule says, for one return address, how to get the caller's
+// frame from the callee's registers: CFA = RSP or RBP + offset; the return
+// address is stored at CFA + RaOffset; RBP is unchanged or stored at CFA +
+// RbpOffset. Packed into 64 bits so that a slot is two atomic words:
+//   bits 0-2  kind: RspBased, RbpBased, EndOfStack, Unsupported (0: none)
+//   bits 3-4  RBP: same, saved, undefined
+//   bits 8-39 CFA offset (int32), 40-55 RBP offset (int16), 56-63 RA offset (int8)
+
+extern "C" {
+struct dwarf_eh_bases {
+  void *tbase;
+  void *dbase;
+  void *func;
+};
+// Exported by libgcc_s (GCC_3.0): the FDE covering Pc, and the start of its function.
+const void *_Unwind_Find_FDE(void *Pc, struct dwarf_eh_bases *Bases);
+}
+
+namespace {
+
+enum RuleKind : uint64_t { NoRule = 0, RspBased = 1, RbpBased = 2, EndOfStack = 3, Unsupported = 4 };
+enum RbpKind : uint64_t { RbpSame = 0, RbpSaved = 1, RbpUndefined = 2 };
+
+uint64_t packRule(RuleKind Kind, RbpKind Rbp = RbpSame, int32_t Cfa = 0, int16_t RbpOff = 0,
+                  int8_t RaOff = 0) {
+  return uint64_t(Kind) | (uint64_t(Rbp) << 3) | (uint64_t(uint32_t(Cfa)) << 8) |
+         (uint64_t(uint16_t(RbpOff)) << 40) | (uint64_t(uint8_t(RaOff)) << 56);
+}
+RuleKind ruleKind(uint64_t R) { return RuleKind(R & 7); }
+RbpKind ruleRbp(uint64_t R) { return RbpKind((R >> 3) & 3); }
+int32_t ruleCfa(uint64_t R) { return int32_t(uint32_t(R >> 8)); }
+int16_t ruleRbpOffset(uint64_t R) { return int16_t(uint16_t(R >> 40)); }
+int8_t ruleRaOffset(uint64_t R) { return int8_t(uint8_t(R >> 56)); }
+
+constexpr unsigned RegRbp = 6, RegRsp = 7;
+
+/// A reader over DWARF call frame information, failing softly: any read past
+/// the end sets Bad.
+struct Cursor {
+  const uint8_t *P, *End;
+  bool Bad = false;
+  uint8_t u8() {
+    if (P >= End) {
+      Bad = true;
+      return 0;
+    }
+    return *P++;
+  }
+  uint64_t fixed(unsigned Bytes) {
+    if (size_t(End - P) < Bytes) {
+      Bad = true;
+      P = End;
+      return 0;
+    }
+    uint64_t V = 0;
+    std::memcpy(&V, P, Bytes); // Little-endian.
+    P += Bytes;
+    return V;
+  }
+  uint64_t uleb() {
+    uint64_t V = 0;
+    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
+      uint8_t B = u8();
+      V |= uint64_t(B & 0x7f) << Shift;
+      if (!(B & 0x80) || Bad)
+        return V;
+    }
+    Bad = true;
+    return V;
+  }
+  int64_t sleb() {
+    int64_t V = 0;
+    unsigned Shift = 0;
+    uint8_t B = 0;
+    do {
+      B = u8();
+      V |= int64_t(B & 0x7f) << Shift;
+      Shift += 7;
+    } while ((B & 0x80) && Shift < 64 && !Bad);
+    if (Shift < 64 && (B & 0x40))
+      V |= -(int64_t(1) << Shift);
+    return V;
+  }
+  /// Skips a value in pointer encoding Enc (DW_EH_PE_*).
+  void skipEncoded(uint8_t Enc) {
+    if (Enc == 0xff) // omit
+      return;
+    switch (Enc & 0x0f) {
+    case 0x00: // absptr
+    case 0x04: // udata8
+    case 0x0c: // sdata8
+      fixed(8);
+      return;
+    case 0x01:
+      uleb();
+      return;
+    case 0x09:
+      sleb();
+      return;
+    case 0x02:
+    case 0x0a:
+      fixed(2);
+      return;
+    case 0x03:
+    case 0x0b:
+      fixed(4);
+      return;
+    default:
+      Bad = true;
+    }
+  }
+};
+
+struct RegRule {
+  enum Kind : uint8_t { Same, Undefined, Offset, Other } K = Same;
+  int64_t Off = 0;
+};
+
+struct CfiState {
+  unsigned CfaReg = RegRsp;
+  int64_t CfaOffset = 8;
+  bool CfaExpression = false;
+  RegRule Rbp, Ra;
+};
+
+struct CfiProgram {
+  uint64_t CodeAlign = 1;
+  int64_t DataAlign = -8;
+  unsigned RaReg = 16;
+  CfiState Initial;
+};
+
+/// Runs CFI instructions [P, End) from location Loc until the row that
+/// covers Target is reached. Returns false for instructions it does not know.
+bool runCfi(const CfiProgram &Prog, Cursor C, CfiState &S, uintptr_t Loc, uintptr_t Target) {
+  CfiState Saved[8];
+  unsigned Depth = 0;
+  auto SetRule = [&](uint64_t Reg, RegRule R) {
+    if (Reg == RegRbp)
+      S.Rbp = R;
+    else if (Reg == Prog.RaReg)
+      S.Ra = R;
+  };
+  auto Restore = [&](uint64_t Reg) {
+    if (Reg == RegRbp)
+      S.Rbp = Prog.Initial.Rbp;
+    else if (Reg == Prog.RaReg)
+      S.Ra = Prog.Initial.Ra;
+  };
+  // Returns true when the new row starts past Target: S is the answer.
+  auto Advance = [&](uint64_t Delta) {
+    uintptr_t Next = Loc + Delta * Prog.CodeAlign;
+    if (Next > Target)
+      return true;
+    Loc = Next;
+    return false;
+  };
+  while (C.P < C.End && !C.Bad) {
+    uint8_t Op = C.u8();
+    uint8_t Low = Op & 0x3f;
+    switch (Op & 0xc0) {
+    case 0x40: // DW_CFA_advance_loc
+      if (Advance(Low))
+        return true;
+      continue;
+    case 0x80: // DW_CFA_offset
+      SetRule(Low, {RegRule::Offset, int64_t(C.uleb()) * Prog.DataAlign});
+      continue;
+    case 0xc0: // DW_CFA_restore
+      Restore(Low);
+      continue;
+    default:
+      break;
+    }
+    switch (Op) {
+    case 0x00: // nop
+      break;
+    case 0x02: // advance_loc1
+      if (Advance(C.fixed(1)))
+        return true;
+      break;
+    case 0x03: // advance_loc2
+      if (Advance(C.fixed(2)))
+        return true;
+      break;
+    case 0x04: // advance_loc4
+      if (Advance(C.fixed(4)))
+        return true;
+      break;
+    case 0x05: { // offset_extended
+      uint64_t Reg = C.uleb();
+      SetRule(Reg, {RegRule::Offset, int64_t(C.uleb()) * Prog.DataAlign});
+      break;
+    }
+    case 0x06: // restore_extended
+      Restore(C.uleb());
+      break;
+    case 0x07: // undefined
+      SetRule(C.uleb(), {RegRule::Undefined, 0});
+      break;
+    case 0x08: // same_value
+      SetRule(C.uleb(), {RegRule::Same, 0});
+      break;
+    case 0x09: { // register
+      uint64_t Reg = C.uleb();
+      C.uleb();
+      SetRule(Reg, {RegRule::Other, 0});
+      break;
+    }
+    case 0x0a: // remember_state
+      if (Depth == 8)
+        return false;
+      Saved[Depth++] = S;
+      break;
+    case 0x0b: // restore_state
+      if (Depth == 0)
+        return false;
+      S = Saved[--Depth]; // The CFA rule too, as GCC's unwinder does.
+      break;
+    case 0x0c: // def_cfa
+      S.CfaReg = unsigned(C.uleb());
+      S.CfaOffset = int64_t(C.uleb());
+      S.CfaExpression = false;
+      break;
+    case 0x0d: // def_cfa_register
+      S.CfaReg = unsigned(C.uleb());
+      S.CfaExpression = false;
+      break;
+    case 0x0e: // def_cfa_offset
+      S.CfaOffset = int64_t(C.uleb());
+      break;
+    case 0x0f: { // def_cfa_expression
+      uint64_t Len = C.uleb();
+      C.fixed(0);
+      if (uint64_t(C.End - C.P) < Len)
+        return false;
+      C.P += Len;
+      S.CfaExpression = true;
+      break;
+    }
+    case 0x10: // expression
+    case 0x16: { // val_expression
+      uint64_t Reg = C.uleb();
+      uint64_t Len = C.uleb();
+      if (uint64_t(C.End - C.P) < Len)
+        return false;
+      C.P += Len;
+      SetRule(Reg, {RegRule::Other, 0});
+      break;
+    }
+    case 0x11: { // offset_extended_sf
+      uint64_t Reg = C.uleb();
+      SetRule(Reg, {RegRule::Offset, C.sleb() * Prog.DataAlign});
+      break;
+    }
+    case 0x12: // def_cfa_sf
+      S.CfaReg = unsigned(C.uleb());
+      S.CfaOffset = C.sleb() * Prog.DataAlign;
+      S.CfaExpression = false;
+      break;
+    case 0x13: // def_cfa_offset_sf
+      S.CfaOffset = C.sleb() * Prog.DataAlign;
+      break;
+    case 0x14: // val_offset
+    case 0x15: { // val_offset_sf
+      uint64_t Reg = C.uleb();
+      if (Op == 0x14)
+        C.uleb();
+      else
+        C.sleb();
+      SetRule(Reg, {RegRule::Other, 0});
+      break;
+    }
+    case 0x2e: // GNU_args_size
+      C.uleb();
+      break;
+    case 0x2f: { // GNU_negative_offset_extended
+      uint64_t Reg = C.uleb();
+      SetRule(Reg, {RegRule::Offset, -int64_t(C.uleb()) * Prog.DataAlign});
+      break;
+    }
+    default: // DW_CFA_set_loc and vendor extensions.
+      return false;
+    }
+  }
+  return !C.Bad;
+}
+
+/// The rule for the frame whose return address is ReturnAddress.
+uint64_t computeRule(uintptr_t ReturnAddress) {
+  uintptr_t Pc = ReturnAddress - 1; // Inside the call instruction.
+  dwarf_eh_bases Bases{};
+  const auto *Fde = static_cast<const uint8_t *>(_Unwind_Find_FDE(reinterpret_cast<void *>(Pc), &Bases));
+  if (!Fde)
+    return packRule(Unsupported);
+  uint32_t FdeLength;
+  std::memcpy(&FdeLength, Fde, 4);
+  if (FdeLength == 0 || FdeLength == 0xffffffffu)
+    return packRule(Unsupported);
+  Cursor F{Fde + 4, Fde + 4 + FdeLength};
+  int32_t CieOffset = int32_t(uint32_t(F.fixed(4)));
+  const uint8_t *Cie = Fde + 4 - CieOffset;
+  uint32_t CieLength;
+  std::memcpy(&CieLength, Cie, 4);
+  if (CieLength == 0 || CieLength == 0xffffffffu)
+    return packRule(Unsupported);
+  Cursor C{Cie + 4, Cie + 4 + CieLength};
+  if (C.fixed(4) != 0) // CIE id.
+    return packRule(Unsupported);
+  uint8_t Version = C.u8();
+  const char *Aug = reinterpret_cast<const char *>(C.P);
+  size_t AugLen = strnlen(Aug, size_t(C.End - C.P));
+  C.P += AugLen + 1;
+  if (std::strstr(Aug, "eh"))
+    C.fixed(sizeof(void *));
+  CfiProgram Prog;
+  Prog.CodeAlign = C.uleb();
+  Prog.DataAlign = C.sleb();
+  Prog.RaReg = unsigned(Version == 1 ? C.u8() : C.uleb());
+  uint8_t FdeEncoding = 0x00;
+  if (Aug[0] == 'z') {
+    uint64_t Len = C.uleb();
+    Cursor A{C.P, C.P + Len};
+    if (uint64_t(C.End - C.P) < Len)
+      return packRule(Unsupported);
+    C.P += Len;
+    for (const char *Ch = Aug + 1; *Ch; ++Ch) {
+      if (*Ch == 'R') {
+        FdeEncoding = A.u8();
+      } else if (*Ch == 'P') {
+        uint8_t Enc = A.u8();
+        A.skipEncoded(Enc);
+      } else if (*Ch == 'L') {
+        A.u8();
+      } else if (*Ch == 'B') {
+        // AArch64 pointer authentication: no effect on x86-64 rules.
+      } else {
+        return packRule(Unsupported); // 'S' (signal frame) and unknown ones.
+      }
+    }
+  } else if (Aug[0] != '\0') {
+    return packRule(Unsupported);
+  }
+  if (C.Bad || Prog.CodeAlign == 0)
+    return packRule(Unsupported);
+  // The CIE's initial instructions set the rules at the function's entry.
+  Prog.Initial.Ra = {RegRule::Same, 0};
+  if (!runCfi(Prog, C, Prog.Initial, 0, UINTPTR_MAX))
+    return packRule(Unsupported);
+  // The FDE: pc_begin, pc_range, augmentation data, then instructions.
+  F.skipEncoded(FdeEncoding);
+  F.skipEncoded(FdeEncoding & 0x0f);
+  if (Aug[0] == 'z') {
+    uint64_t Len = F.uleb();
+    if (uint64_t(F.End - F.P) < Len)
+      return packRule(Unsupported);
+    F.P += Len;
+  }
+  if (F.Bad)
+    return packRule(Unsupported);
+  CfiState S = Prog.Initial;
+  if (!runCfi(Prog, F, S, reinterpret_cast<uintptr_t>(Bases.func), Pc))
+    return packRule(Unsupported);
+
+  if (S.Ra.K == RegRule::Undefined)
+    return packRule(EndOfStack);
+  if (S.CfaExpression || (S.CfaReg != RegRsp && S.CfaReg != RegRbp) || S.Ra.K != RegRule::Offset ||
+      S.Rbp.K == RegRule::Other)
+    return packRule(Unsupported);
+  if (S.CfaOffset < INT32_MIN || S.CfaOffset > INT32_MAX || S.Ra.Off < INT8_MIN ||
+      S.Ra.Off > INT8_MAX || S.Rbp.Off < INT16_MIN || S.Rbp.Off > INT16_MAX)
+    return packRule(Unsupported);
+  RbpKind Rbp = S.Rbp.K == RegRule::Offset      ? RbpSaved
+                : S.Rbp.K == RegRule::Undefined ? RbpUndefined
+                                                : RbpSame;
+  return packRule(S.CfaReg == RegRsp ? RspBased : RbpBased, Rbp, int32_t(S.CfaOffset),
+                  int16_t(S.Rbp.Off), int8_t(S.Ra.Off));
+}
+
+/// The calling thread's stack, for bounds checks on every load.
+struct ThreadStack {
+  uintptr_t Low = 0, High = 0;
+  int State = 0; // 0: not looked up, 1: known, 2: unknown.
+};
+thread_local ThreadStack CurrentStack;
+
+const ThreadStack &threadStack() {
+  ThreadStack &T = CurrentStack;
+  if (T.State != 0)
+    return T;
+  T.State = 2;
+  pthread_attr_t Attr;
+  if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
+    void *Addr = nullptr;
+    size_t Size = 0;
+    if (pthread_attr_getstack(&Attr, &Addr, &Size) == 0 && Size) {
+      T.Low = reinterpret_cast<uintptr_t>(Addr);
+      T.High = T.Low + Size;
+      T.State = 1;
+    }
+    pthread_attr_destroy(&Attr);
+  }
+  return T;
+}
+
+} // namespace
+
+StackWalker::StackWalker() = default;
+StackWalker::~StackWalker() { std::free(Slots); }
+
+uint64_t StackWalker::rule(uintptr_t ReturnAddress) {
+  if (!Slots)
+    return computeRule(ReturnAddress);
+  size_t Mask = NumSlots - 1;
+  size_t H = (ReturnAddress * 0x9e3779b97f4a7c15ull) >> 40;
+  for (size_t Probe = 0; Probe < 64; ++Probe) {
+    Slot &S = Slots[(H + Probe) & Mask];
+    uintptr_t Key = S.Key.load(std::memory_order_acquire);
+    if (Key == ReturnAddress)
+      return S.Rule.load(std::memory_order_relaxed);
+    if (Key == 0)
+      break;
+  }
+  uint64_t R = computeRule(ReturnAddress);
+  std::lock_guard<std::mutex> Lock(InsertMutex);
+  for (size_t Probe = 0; Probe < 64; ++Probe) {
+    Slot &S = Slots[(H + Probe) & Mask];
+    uintptr_t Key = S.Key.load(std::memory_order_relaxed);
+    if (Key == ReturnAddress)
+      break;
+    if (Key != 0)
+      continue;
+    // Slots are never overwritten: a reader that saw the key sees its rule.
+    S.Rule.store(R, std::memory_order_relaxed);
+    S.Key.store(ReturnAddress, std::memory_order_release);
+    break;
+  }
+  return R;
+}
+
+size_t StackWalker::fallback(uintptr_t *Frames, size_t Max) {
+  SlowCaptures.fetch_add(1, std::memory_order_relaxed);
+  return captureSlow(Frames, Max);
+}
+
+size_t StackWalker::capture(uintptr_t *Frames, size_t Max) {
+  if (Max == 0)
+    return 0;
+  // This function keeps a frame pointer (Stacks.cpp is built with
+  // -fno-omit-frame-pointer, and __builtin_frame_address needs one): its
+  // caller's state is exact.
+  auto *Fp = static_cast<uintptr_t *>(__builtin_frame_address(0));
+  uintptr_t Ip = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+  uintptr_t Sp = reinterpret_cast<uintptr_t>(Fp) + 16;
+  uintptr_t Bp = Fp[0];
+  const ThreadStack &T = threadStack();
+  if (T.State != 1 || Sp <= T.Low || Sp >= T.High)
+    return fallback(Frames, Max);
+  size_t N = 0;
+  for (unsigned Guard = 0; Guard < 1024; ++Guard) {
+    if (N > 0 || !isSkipped(Ip)) {
+      Frames[N++] = Ip;
+      if (N >= Max)
+        return N;
+    }
+    uint64_t R = rule(Ip);
+    RuleKind K = ruleKind(R);
+    if (K == EndOfStack)
+      return N;
+    if (K != RspBased && K != RbpBased)
+      return fallback(Frames, Max);
+    uintptr_t Cfa = (K == RspBased ? Sp : Bp) + intptr_t(ruleCfa(R));
+    uintptr_t RaAt = Cfa + intptr_t(ruleRaOffset(R));
+    if (Cfa <= Sp || Cfa > T.High || RaAt < Sp || RaAt + 8 > T.High)
+      return fallback(Frames, Max);
+    uintptr_t NextBp = Bp;
+    if (ruleRbp(R) == RbpSaved) {
+      uintptr_t BpAt = Cfa + intptr_t(ruleRbpOffset(R));
+      if (BpAt < Sp || BpAt + 8 > T.High)
+        return fallback(Frames, Max);
+      NextBp = *reinterpret_cast<const uintptr_t *>(BpAt);
+    } else if (ruleRbp(R) == RbpUndefined) {
+      NextBp = 0;
+    }
+    Ip = *reinterpret_cast<const uintptr_t *>(RaAt);
+    Sp = Cfa;
+    Bp = NextBp;
+    if (Ip == 0 || Cfa == T.High)
+      return N;
+  }
+  return N;
 }
 
 uint32_t StackTable::intern(const uintptr_t *Frames, size_t N, bool &IsNew) {

@@ -88,6 +88,7 @@ check_copy_loop() {
     'end["failed_calls"] == 0' 'end["reason"] == "exit" and end["exit_code"] == 0' \
     'records_match' 'launches == 100 and launches_with_stack == 100' \
     'memcpy_calls == 200 and memcpy_calls_with_stack == 200' 'stacks <= 10' \
+    'end["stack_slow_walks"] == 0' \
     'main_module is not None and len(main_module.get("build_id", "")) >= 16' \
     'any(d["source"] == "cupti" and d["sms"] > 0 for d in devices)' \
     'any(d["source"] == "driver" and d["shared_mem_per_block_optin"] > 0 for d in devices)' || return 1
@@ -95,7 +96,8 @@ check_copy_loop() {
 import json, sys
 end = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 n = max(end["callsites"], 1)
-print(f"  stack capture: {end['callsites']} calls, {end['stack_capture_ns'] / n / 1000:.2f} us each")
+print(f"  stack capture: {end['callsites']} calls, {end['stack_capture_ns'] / n / 1000:.2f} us each, "
+      f"{end['stack_slow_walks']} fell back to libgcc")
 EOF
 }
 
@@ -185,7 +187,22 @@ check_python() {
   $CHECK torch.jsonl 'kernels >= 100' 'kernels_timed == kernels' 'memcpys >= 200' \
     'memcpys_timed == memcpys' 'copy_src.get("HtoD:pageable->device", 0) >= 100' \
     'launches >= 100 and launches_with_stack == launches' 'end["dropped"] == 0' 'records_match' \
-    'header["command"][1].endswith("seed_loop.py")'
+    'header["command"][1].endswith("seed_loop.py")' || return 1
+  $PY - torch.jsonl <<'EOF2'
+import json, sys
+end = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+n = max(end["callsites"], 1)
+print(f"  stack capture: {end['callsites']} calls, {end['stack_capture_ns'] / n / 1000:.2f} us each, "
+      f"{end['stack_slow_walks']} fell back to libgcc")
+EOF2
+}
+
+check_stack_walker() { # CPU only: the fast unwinder against libgcc's.
+  g++ -O2 -g -pthread -fno-omit-frame-pointer -I "$ROOT/lib/Collector" -I "$ROOT/include" \
+    -c "$ROOT/lib/Collector/Stacks.cpp" -o stacks.o &&
+    g++ -O2 -g -pthread -I "$ROOT/lib/Collector" -I "$ROOT/include" \
+      "$ROOT/test/gpu/stack_walker_test.cpp" "$ROOT/test/gpu/stack_walker_test_omitfp.cpp" stacks.o \
+      -o stack_walker_test && ./stack_walker_test | sed 's/^/  /'
 }
 
 check_driver() {
@@ -208,6 +225,7 @@ check_driver() {
 }
 
 echo "== checks ($WORK)"
+result stack-walker check_stack_walker
 result copy-loop-100 check_copy_loop
 result no-stacks check_no_stacks
 result cuda-error check_error

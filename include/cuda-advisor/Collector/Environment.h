@@ -30,6 +30,10 @@ inline constexpr const char *StacksEnv = "CUDA_ADVISOR_STACKS";
 inline constexpr const char *StackDepthEnv = "CUDA_ADVISOR_STACK_DEPTH";
 /// "1": also record driver API calls (cu*), off by default.
 inline constexpr const char *DriverApiEnv = "CUDA_ADVISOR_DRIVER_API";
+/// "1": record and check every runtime API call, also the cheap queries
+/// (cudaGetDevice, cudaGetLastError, cudaStreamIsCapturing...) that are left
+/// out by default because PyTorch makes dozens of them per operation.
+inline constexpr const char *AllApiEnv = "CUDA_ADVISOR_ALL_API";
 /// "1": the collector says what it does on stderr, prefixed "[cuda-advisor]".
 inline constexpr const char *VerboseEnv = "CUDA_ADVISOR_VERBOSE";
 /// Size of one CUPTI activity buffer in KiB (default 4096).
