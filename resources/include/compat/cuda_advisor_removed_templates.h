@@ -19,7 +19,7 @@
 template <class T, int texType = cudaTextureType1D,
           enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct __device_builtin_texture_type__ CUDA_ADVISOR_REMOVED(
-    "texture", "12.0", "use a cudaTextureObject_t made with cudaCreateTextureObject")
+    "texture<>", "12.0", "use a cudaTextureObject_t made with cudaCreateTextureObject")
     texture : public textureReference {
   __host__ texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
                    enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
@@ -45,7 +45,7 @@ struct __device_builtin_texture_type__ CUDA_ADVISOR_REMOVED(
 
 template <class T, int dim = 1>
 struct __device_builtin_surface_type__ CUDA_ADVISOR_REMOVED(
-    "surface", "12.0", "use a cudaSurfaceObject_t made with cudaCreateSurfaceObject")
+    "surface<>", "12.0", "use a cudaSurfaceObject_t made with cudaCreateSurfaceObject")
     surface : public surfaceReference {
   __host__ surface() { channelDesc = cudaCreateChannelDesc<T>(); }
   __host__ surface(struct cudaChannelFormatDesc desc) { channelDesc = desc; }
@@ -53,7 +53,7 @@ struct __device_builtin_surface_type__ CUDA_ADVISOR_REMOVED(
 
 template <int dim>
 struct __device_builtin_surface_type__ CUDA_ADVISOR_REMOVED(
-    "surface", "12.0", "use a cudaSurfaceObject_t made with cudaCreateSurfaceObject")
+    "surface<>", "12.0", "use a cudaSurfaceObject_t made with cudaCreateSurfaceObject")
     surface<void, dim> : public surfaceReference {
   __host__ surface() { channelDesc = cudaCreateChannelDesc<void>(); }
 };
