@@ -1,0 +1,196 @@
+//===- AccessSharedBankConflictCheck.cpp - access-shared-bank-conflict ----===//
+#include "AccessSharedBankConflictCheck.h"
+#include "cuda-advisor/Analysis/TUFacts.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <numeric>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace cuda_advisor::analysis;
+
+namespace cuda_advisor::checks {
+
+AccessSharedBankConflictCheck::AccessSharedBankConflictCheck(StringRef Id, Severity Level,
+                                                             CheckContext &Ctx)
+    : Check(Id, Level, Ctx),
+      MinDegree(static_cast<unsigned>(std::max<int64_t>(2, option("MinDegree", 2)))) {}
+
+void AccessSharedBankConflictCheck::storeOptions(CheckOptions &Opts) const {
+  storeOption(Opts, "MinDegree", MinDegree);
+}
+
+void AccessSharedBankConflictCheck::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"), this);
+}
+
+void AccessSharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!FD || FD->isDependentContext())
+    return;
+  if (const KernelSummary *S = Ctx.facts().kernels().summaryOf(FD))
+    analyze(FD, *S);
+}
+
+/// A symbolic stride made of parameters, uniform variables and launch
+/// dimensions: an integer the check may reason about.
+static bool integerSymbols(const AffineForm &F) {
+  for (const Term &T : F.terms())
+    for (const Symbol &S : T.Symbols)
+      if (S.Kind != SymbolKind::Value && S.Kind != SymbolKind::Member &&
+          S.Kind != SymbolKind::BlockDim && S.Kind != SymbolKind::GridDim)
+        return false;
+  return true;
+}
+
+std::optional<AccessSharedBankConflictCheck::Conflict>
+AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
+  if (A.Address.Root.Space != MemorySpace::Shared || A.Kind == AccessKind::Atomic ||
+      A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown())
+    return std::nullopt;
+  AffineForm Stride = A.laneStride();
+  if (Stride.isUnknown())
+    return std::nullopt;
+  Conflict C;
+  C.Access = A;
+  // An array dimension indexed by threadIdx.x that is narrower than a warp
+  // means a narrower block: a warp then spans several values of threadIdx.y.
+  if (A.MaxThreadsX > 0 && A.MaxThreadsX < 32)
+    C.ThreadsX = 1u << llvm::Log2_32(A.MaxThreadsX);
+  int64_t StrideY = 0;
+  if (C.ThreadsX < 32) {
+    AffineForm Y = A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1));
+    std::optional<int64_t> YC = Y.asConstant();
+    if (!YC)
+      return std::nullopt;
+    StrideY = *YC;
+  }
+  if (std::optional<int64_t> X = Stride.asConstant()) {
+    C.Banks = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes);
+    C.StrideWords = (*X < 0 ? -*X : *X) / 4;
+    if (C.Banks.Degree < MinDegree)
+      return std::nullopt;
+    return C;
+  }
+  // stride = K * P words with P an unknown integer: lanes 32 / gcd(K, 32)
+  // apart share a bank, so at least gcd(K, 32) lanes do (unless P is 0).
+  if (A.SizeBytes != 4 || C.ThreadsX != 32 || !integerSymbols(Stride))
+    return std::nullopt;
+  int64_t Content = Stride.content();
+  if (Content % 4 != 0)
+    return std::nullopt;
+  unsigned G = static_cast<unsigned>(std::gcd<int64_t>(Content / 4, 32));
+  if (G < MinDegree)
+    return std::nullopt;
+  C.AtLeast = true;
+  C.Banks.Degree = G;
+  C.Banks.Wavefronts = G;
+  C.Banks.Ideal = 1;
+  return C;
+}
+
+void AccessSharedBankConflictCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
+  const SourceManager &SM = Ctx.sourceManager();
+  for (const MemoryAccess &A : S.Accesses) {
+    std::optional<Conflict> C = evaluate(A);
+    if (!C)
+      continue;
+    clang::SourceLocation Loc = SM.getFileLoc(A.Site->getBeginLoc());
+    if (Loc.isInvalid() || !Ctx.isReportable(Loc))
+      continue;
+    auto [It, Inserted] = Sites.insert({Loc.getRawEncoding(), std::move(*C)});
+    if (!llvm::is_contained(It->second.Kernels, Kernel))
+      It->second.Kernels.push_back(Kernel);
+  }
+}
+
+void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
+  for (auto &Entry : Sites)
+    report(Entry.second);
+}
+
+/// `tile[32][33]` when the lane stride is a whole number of rows of the
+/// 2D array V: one element of padding moves each row to the next bank.
+static std::string paddedDeclaration(const MemoryAccess &A, int64_t StrideBytes,
+                                     ASTContext &AST) {
+  const auto *V = dyn_cast_or_null<VarDecl>(A.Address.Root.Decl);
+  if (!V || !V->getIdentifier())
+    return "";
+  const auto *Outer = AST.getAsConstantArrayType(V->getType());
+  if (!Outer)
+    return "";
+  const auto *Inner = AST.getAsConstantArrayType(Outer->getElementType());
+  if (!Inner || Inner->getElementType()->isArrayType())
+    return "";
+  int64_t Row = AST.getTypeSizeInChars(Outer->getElementType()).getQuantity();
+  if (Row == 0 || StrideBytes % Row != 0)
+    return "";
+  return V->getName().str() + "[" + std::to_string(Outer->getZExtSize()) + "][" +
+         std::to_string(Inner->getZExtSize() + 1) + "]";
+}
+
+void AccessSharedBankConflictCheck::report(const Conflict &C) {
+  const MemoryAccess &A = C.Access;
+  ASTContext &AST = Ctx.ast();
+  std::string Buffer = A.Address.Root.name();
+  std::string Degree = std::to_string(C.Banks.Degree);
+  AffineForm Stride = A.laneStride();
+  std::string Msg;
+  if (C.AtLeast) {
+    std::optional<AffineForm> Words = Stride.dividedExactly(4);
+    std::string W = Words ? Words->str(AST) : Stride.str(AST);
+    Msg = "at least " + Degree + "-way shared-memory bank conflict on '" + Buffer +
+          "': consecutive threads are `" + W + "` 4-byte words apart, so whatever its value "
+          "(other than 0) at least " + Degree + " lanes of a warp hit the same bank and the "
+          "access is replayed that many times";
+  } else {
+    Msg = Degree + "-way shared-memory bank conflict on '" + Buffer + "': consecutive threads are " +
+          std::to_string(C.StrideWords) + " 4-byte words apart";
+    if (C.ThreadsX < 32)
+      Msg += " (a warp spans " + std::to_string(32 / C.ThreadsX) + " rows of " +
+             std::to_string(C.ThreadsX) + " threads)";
+    if (A.SizeBytes > 4)
+      Msg += " with " + std::to_string(A.SizeBytes) + "-byte elements, served " +
+             std::to_string(128 / A.SizeBytes) + " lanes at a time";
+    Msg += ", so " + Degree + " lanes hit the same bank and the access takes " +
+           std::to_string(C.Banks.Wavefronts) + " shared-memory wavefronts instead of " +
+           std::to_string(C.Banks.Ideal);
+    std::optional<int64_t> X = Stride.asConstant();
+    std::string Padded = X ? paddedDeclaration(A, *X < 0 ? -*X : *X, AST) : "";
+    if (!Padded.empty())
+      Msg += "; pad the rows by one element ('" + Padded + "')";
+  }
+
+  auto D = diag(A.Site->getBeginLoc(), Msg);
+  D.range(A.Site->getSourceRange());
+  for (const FunctionDecl *K : C.Kernels)
+    D.kernel(K);
+  if (const auto *V = dyn_cast_or_null<VarDecl>(A.Address.Root.Decl))
+    D.note(V->getLocation(), "'" + Buffer + "' declared here");
+  if (!A.CallChain.empty())
+    D.note(A.CallChain.front()->getBeginLoc(),
+           "reached from kernel '" + C.Kernels.front()->getNameAsString() + "' through this call");
+  D.evidence("buffer", Buffer)
+      .evidence("conflictDegree", int64_t(C.Banks.Degree))
+      .evidence("degreeIsLowerBound", C.AtLeast)
+      .evidence("wavefronts", int64_t(C.Banks.Wavefronts))
+      .evidence("idealWavefronts", int64_t(C.Banks.Ideal))
+      .evidence("elementBytes", int64_t(A.SizeBytes))
+      .evidence("threadsX", int64_t(C.ThreadsX))
+      .evidence("access", A.Kind == AccessKind::Store ? "store"
+                          : A.Kind == AccessKind::Load ? "load"
+                                                       : "read-modify-write");
+  if (C.AtLeast)
+    D.evidence("strideWords", nullptr).evidence("strideSymbolic", Stride.str(AST));
+  else
+    D.evidence("strideWords", C.StrideWords);
+}
+
+CUDA_ADVISOR_REGISTER_CHECK(AccessSharedBankConflictCheck)
+
+} // namespace cuda_advisor::checks

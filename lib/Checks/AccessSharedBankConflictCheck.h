@@ -1,0 +1,45 @@
+//===- AccessSharedBankConflictCheck.h - access-shared-bank-conflict -*- C++ -*-===//
+//
+/// Finds __shared__ memory accesses whose 4-byte-word stride across the
+/// lanes of a warp sends several lanes to one of the 32 banks, which
+/// serializes the access, and gives the conflict degree.
+/// See docs/checks/access-shared-bank-conflict.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_CHECKS_ACCESSSHAREDBANKCONFLICTCHECK_H
+#define CUDA_ADVISOR_CHECKS_ACCESSSHAREDBANKCONFLICTCHECK_H
+
+#include "cuda-advisor/Analysis/KernelSummary.h"
+#include "cuda-advisor/Checks/Check.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace cuda_advisor::checks {
+
+class AccessSharedBankConflictCheck : public Check {
+public:
+  AccessSharedBankConflictCheck(llvm::StringRef Id, Severity Level, CheckContext &Ctx);
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(CheckOptions &Opts) const override;
+
+private:
+  struct Conflict {
+    analysis::MemoryAccess Access;
+    analysis::BankConflict Banks;
+    bool AtLeast = false;       ///< A symbolic stride: the degree is a lower bound.
+    int64_t StrideWords = 0;    ///< 0 when symbolic.
+    unsigned ThreadsX = 32;     ///< Distinct threadIdx.x values per warp assumed.
+    std::vector<const clang::FunctionDecl *> Kernels;
+  };
+  void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
+  std::optional<Conflict> evaluate(const analysis::MemoryAccess &A) const;
+  void report(const Conflict &C);
+
+  const unsigned MinDegree; ///< Conflicts of a lower degree are not reported.
+  llvm::MapVector<unsigned, Conflict> Sites;
+};
+
+} // namespace cuda_advisor::checks
+
+#endif

@@ -1,0 +1,289 @@
+//===- AccessUncoalescedCheck.cpp - access-uncoalesced ---------------------===//
+#include "AccessUncoalescedCheck.h"
+#include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/TUFacts.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Format.h"
+
+#include <map>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace cuda_advisor::analysis;
+
+namespace cuda_advisor::checks {
+
+AccessUncoalescedCheck::AccessUncoalescedCheck(StringRef Id, Severity Level, CheckContext &Ctx)
+    : Check(Id, Level, Ctx), ReportSymbolic(option("ReportSymbolicStrides", 1) != 0) {}
+
+void AccessUncoalescedCheck::storeOptions(CheckOptions &Opts) const {
+  storeOption(Opts, "ReportSymbolicStrides", ReportSymbolic ? 1 : 0);
+}
+
+void AccessUncoalescedCheck::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"), this);
+}
+
+void AccessUncoalescedCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!FD || FD->isDependentContext())
+    return;
+  if (const KernelSummary *S = Ctx.facts().kernels().summaryOf(FD))
+    analyze(FD, *S);
+}
+
+/// The trip count of `for (k = a; k < b; ++k)` with constant a and b.
+static std::optional<int64_t> tripCount(const Stmt *Loop, ASTContext &AST) {
+  const auto *F = dyn_cast_or_null<ForStmt>(Loop);
+  if (!F || !F->getInit() || !F->getCond() || !F->getInc())
+    return std::nullopt;
+  const auto *DS = dyn_cast<DeclStmt>(F->getInit());
+  const auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  const auto *Cond = dyn_cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  const auto *Inc = dyn_cast<UnaryOperator>(F->getInc()->IgnoreParenImpCasts());
+  if (!V || !V->getInit() || !Cond || !Inc || !Inc->isIncrementOp())
+    return std::nullopt;
+  Expr::EvalResult Lo, Hi;
+  if (V->getInit()->isValueDependent() || !V->getInit()->EvaluateAsInt(Lo, AST) ||
+      Cond->getRHS()->isValueDependent() || !Cond->getRHS()->EvaluateAsInt(Hi, AST))
+    return std::nullopt;
+  int64_t N = Hi.Val.getInt().getExtValue() - Lo.Val.getInt().getExtValue();
+  if (Cond->getOpcode() == BO_LE)
+    ++N;
+  else if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_NE)
+    return std::nullopt;
+  if (N <= 0 || N > 64)
+    return std::nullopt;
+  return N;
+}
+
+namespace {
+/// An access's byte offset split into the part that differs between the
+/// accesses of one group (constants, and small loops over the fields of an
+/// element) and the rest.
+struct Split {
+  AffineForm Rest;
+  std::vector<int64_t> Offsets;
+};
+} // namespace
+
+static Split splitOffsets(const MemoryAccess &A, ASTContext &AST) {
+  Split R;
+  R.Offsets.push_back(A.Address.ByteOffset.constantTerm());
+  R.Rest = A.Address.ByteOffset.withoutConstant();
+  for (const Term &T : A.Address.ByteOffset.terms()) {
+    if (T.Symbols.size() != 1 || T.Symbols[0].Kind != SymbolKind::LoopCounter)
+      continue;
+    std::optional<int64_t> N = tripCount(static_cast<const Stmt *>(T.Symbols[0].Site), AST);
+    if (!N || R.Offsets.size() * *N > 4096)
+      continue;
+    std::vector<int64_t> Expanded;
+    for (int64_t O : R.Offsets)
+      for (int64_t J = 0; J < *N; ++J)
+        Expanded.push_back(O + J * T.Coefficient);
+    R.Offsets = std::move(Expanded);
+    R.Rest = R.Rest.without(T.Symbols[0]);
+  }
+  return R;
+}
+
+/// The constant lane stride in bytes, if it is one.
+static std::optional<int64_t> constantStride(const MemoryAccess &A) {
+  return A.laneStride().asConstant();
+}
+
+/// A symbolic stride the check reports: made of kernel parameters, uniform
+/// variables and launch dimensions only (not loop counters or opaque values,
+/// which may well be 0 or 1).
+static bool reportableSymbolic(const AffineForm &Stride) {
+  if (Stride.isUnknown() || Stride.asConstant())
+    return false;
+  for (const Term &T : Stride.terms())
+    for (const Symbol &S : T.Symbols)
+      if (S.Kind != SymbolKind::Value && S.Kind != SymbolKind::Member &&
+          S.Kind != SymbolKind::BlockDim && S.Kind != SymbolKind::GridDim)
+        return false;
+  return Stride.content() != 0;
+}
+
+void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
+  ASTContext &AST = Ctx.ast();
+  const SourceManager &SM = AST.getSourceManager();
+  // Accesses that together use every byte of their stride (p[i].x, p[i].y,
+  // p[i].z of a float3; re and im of interleaved complex numbers) fetch no
+  // byte in vain: the cache serves the neighbours.
+  struct Group {
+    std::vector<bool> Covered;
+  };
+  std::map<std::pair<const void *, int64_t>, std::vector<std::pair<const MemoryAccess *, Split>>>
+      Groups;
+  for (const MemoryAccess &A : S.Accesses) {
+    if (A.Address.Root.Space != MemorySpace::Global || A.Kind == AccessKind::Atomic)
+      continue;
+    if (std::optional<int64_t> C = constantStride(A))
+      if (*C != 0 && (*C < 0 ? -*C : *C) <= 1024)
+        Groups[{A.Address.Root.Decl ? static_cast<const void *>(A.Address.Root.Decl)
+                                    : A.Address.Root.Load,
+                (*C < 0 ? -*C : *C)}]
+            .push_back({&A, splitOffsets(A, AST)});
+  }
+  llvm::SmallPtrSet<const MemoryAccess *, 8> CoveredAccesses;
+  for (auto &[Key, Members] : Groups) {
+    int64_t Stride = Key.second;
+    for (auto &[A, Sp] : Members) {
+      std::vector<bool> Bytes(static_cast<size_t>(Stride), false);
+      for (auto &[B, SpB] : Members) {
+        if (!(B->Address.Root == A->Address.Root) || !(SpB.Rest == Sp.Rest))
+          continue;
+        for (int64_t O : SpB.Offsets)
+          for (unsigned I = 0; I < B->SizeBytes && I < Stride; ++I)
+            Bytes[static_cast<size_t>((((O + I) % Stride) + Stride) % Stride)] = true;
+      }
+      if (llvm::all_of(Bytes, [](bool B) { return B; }))
+        CoveredAccesses.insert(A);
+    }
+  }
+
+  for (const MemoryAccess &A : S.Accesses) {
+    if (A.Address.Root.Space != MemorySpace::Global || A.Kind == AccessKind::Atomic ||
+        A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown())
+      continue;
+    AffineForm Stride = A.laneStride();
+    if (Stride.isUnknown())
+      continue;
+    if (std::optional<int64_t> C = Stride.asConstant()) {
+      int64_t Abs = *C < 0 ? -*C : *C;
+      if (Abs <= int64_t(A.SizeBytes) || CoveredAccesses.count(&A))
+        continue;
+    } else if (!ReportSymbolic || !reportableSymbolic(Stride)) {
+      continue;
+    }
+    clang::SourceLocation Loc = SM.getFileLoc(A.Site->getBeginLoc());
+    if (Loc.isInvalid() || !Ctx.isReportable(Loc))
+      continue;
+    Site &Entry = Sites[Loc.getRawEncoding()];
+    if (!Entry.Access.Site)
+      Entry.Access = A;
+    if (!llvm::is_contained(Entry.Kernels, Kernel))
+      Entry.Kernels.push_back(Kernel);
+  }
+}
+
+void AccessUncoalescedCheck::onEndOfTranslationUnit() {
+  for (auto &Entry : Sites)
+    report(Entry.second);
+}
+
+static std::string percent(double F) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  double P = F * 100;
+  if (P == static_cast<int64_t>(P))
+    OS << static_cast<int64_t>(P) << "%";
+  else
+    OS << llvm::format("%.1f", P) << "%";
+  return OS.str();
+}
+
+/// The record whose field the access reads, when the stride is its size.
+static const RecordDecl *structOfField(const Expr *Site, int64_t Stride, ASTContext &AST) {
+  const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
+  if (!ME)
+    return nullptr;
+  QualType Base = ME->getBase()->getType();
+  if (ME->isArrow())
+    Base = Base->getPointeeType();
+  const RecordDecl *RD = Base.isNull() ? nullptr : Base->getAsRecordDecl();
+  if (!RD || !RD->isCompleteDefinition() || RD->isDependentType())
+    return nullptr;
+  return AST.getTypeSizeInChars(Base).getQuantity() == Stride ? RD : nullptr;
+}
+
+void AccessUncoalescedCheck::report(const Site &S) {
+  const MemoryAccess &A = S.Access;
+  ASTContext &AST = Ctx.ast();
+  AffineForm Stride = A.laneStride();
+  std::optional<int64_t> C = Stride.asConstant();
+  unsigned Size = A.SizeBytes;
+  unsigned Ideal = sectorsPerWarp(Size, Size);
+  // A symbolic stride of at least 32 bytes puts every lane in its own sector.
+  unsigned Sectors = C ? sectorsPerWarp(*C, Size) : sectorsPerWarp(32 * ((Size + 31) / 32), Size);
+  double Used = double(32 * Size) / double(32 * Sectors);
+  StringRef What = A.Kind == AccessKind::Store ? "store" : A.Kind == AccessKind::LoadStore
+                                                               ? "read-modify-write"
+                                                               : "load";
+  std::string Buffer = A.Address.Root.name();
+  std::string Msg = "uncoalesced global " + What.str() + " of '" + Buffer + "': ";
+  std::string StrideText;
+  if (C) {
+    int64_t Abs = *C < 0 ? -*C : *C;
+    StrideText = std::to_string(Abs) + " bytes";
+    if (const RecordDecl *RD = structOfField(A.Site, Abs, AST)) {
+      const auto *ME = cast<MemberExpr>(A.Site->IgnoreParenImpCasts());
+      Msg = "uncoalesced global " + What.str() + " of field '" +
+            ME->getMemberDecl()->getNameAsString() + "' of '" + RD->getNameAsString() + "': ";
+      Msg += "consecutive threads are " + StrideText + " apart (one '" + RD->getNameAsString() +
+             "' each), so a warp touches " + std::to_string(Sectors) +
+             " sectors of 32 bytes where " + std::to_string(Ideal) + " would do and " +
+             percent(Used) + " of the bytes moved are used; a structure of arrays makes "
+             "the access contiguous";
+    } else {
+      if (Abs % Size == 0)
+        StrideText += " (" + std::to_string(Abs / Size) + " elements)";
+      Msg += "consecutive threads are " + StrideText + " apart, so a warp touches " +
+             std::to_string(Sectors) + " sectors of 32 bytes where " + std::to_string(Ideal) +
+             " would do and " + percent(Used) + " of the bytes moved are used";
+    }
+  } else {
+    std::optional<AffineForm> Elements = Stride.dividedExactly(Size);
+    std::string E = Elements ? Elements->str(AST) : Stride.str(AST) + " / " + std::to_string(Size);
+    StrideText = "`" + E + "` elements";
+    unsigned MinElements = (32 + Size - 1) / Size;
+    Msg += "consecutive threads are `" + E + "` elements apart (a symbolic stride); when `" + E +
+           "` >= " + std::to_string(MinElements) + " every lane needs a 32-byte sector of its own, "
+           "so " + percent(Used) + " of the bytes moved are used (" + std::to_string(Sectors) +
+           " sectors per warp instead of " + std::to_string(Ideal) + ")";
+  }
+  // A 2D index whose contiguous dimension follows threadIdx.y.
+  if (A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant() ==
+      std::optional<int64_t>(Size))
+    Msg += "; threadIdx.y walks the contiguous dimension: index it with threadIdx.x, or "
+           "stage the tile through shared memory";
+
+  auto D = diag(A.Site->getBeginLoc(), Msg);
+  D.range(A.Site->getSourceRange());
+  for (const FunctionDecl *K : S.Kernels)
+    D.kernel(K);
+  if (!A.CallChain.empty())
+    D.note(A.CallChain.front()->getBeginLoc(),
+           "reached from kernel '" + S.Kernels.front()->getNameAsString() + "' through this call");
+  // m[r * cols + c] with r from threadIdx.x and c the loop counter: each
+  // thread walks a row of its own.
+  for (const Term &T : A.Address.ByteOffset.terms())
+    if (T.Symbols.size() == 1 && T.Symbols[0].Kind == SymbolKind::LoopCounter &&
+        (T.Coefficient == int64_t(Size) || T.Coefficient == -int64_t(Size))) {
+      D.note(static_cast<const Stmt *>(T.Symbols[0].Site)->getBeginLoc(),
+             "each thread walks a row of its own in this loop; let threadIdx.x pick the "
+             "column and loop over the rows instead");
+      break;
+    }
+  D.evidence("access", What.str())
+      .evidence("buffer", Buffer)
+      .evidence("elementBytes", int64_t(Size))
+      .evidence("sectorsPerRequest", int64_t(Sectors))
+      .evidence("idealSectorsPerRequest", int64_t(Ideal))
+      .evidence("sectorUseFraction", Used);
+  if (C)
+    D.evidence("strideBytes", *C < 0 ? -*C : *C);
+  else
+    D.evidence("strideBytes", nullptr).evidence("strideSymbolic", Stride.str(AST));
+}
+
+CUDA_ADVISOR_REGISTER_CHECK(AccessUncoalescedCheck)
+
+} // namespace cuda_advisor::checks

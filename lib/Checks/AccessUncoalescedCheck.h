@@ -1,0 +1,43 @@
+//===- AccessUncoalescedCheck.h - access-uncoalesced -----------*- C++ -*-===//
+//
+/// Finds global-memory loads and stores whose addresses are strided across
+/// the lanes of a warp (consecutive threadIdx.x more than one element apart),
+/// with the stride and the share of each 32-byte sector that is used.
+/// See docs/checks/access-uncoalesced.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_CHECKS_ACCESSUNCOALESCEDCHECK_H
+#define CUDA_ADVISOR_CHECKS_ACCESSUNCOALESCEDCHECK_H
+
+#include "cuda-advisor/Analysis/KernelSummary.h"
+#include "cuda-advisor/Checks/Check.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace cuda_advisor::checks {
+
+class AccessUncoalescedCheck : public Check {
+public:
+  AccessUncoalescedCheck(llvm::StringRef Id, Severity Level, CheckContext &Ctx);
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(CheckOptions &Opts) const override;
+
+private:
+  /// One strided access site, with every kernel that reaches it.
+  struct Site {
+    analysis::MemoryAccess Access;
+    std::vector<const clang::FunctionDecl *> Kernels;
+  };
+  void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
+  void report(const Site &S);
+
+  const bool ReportSymbolic; ///< Report strides that are kernel parameters (`in[i * stride]`).
+  /// Keyed by the access's file position, so that the instantiations of a
+  /// template and the kernels sharing a helper give one finding.
+  llvm::MapVector<unsigned, Site> Sites;
+};
+
+} // namespace cuda_advisor::checks
+
+#endif

@@ -1,0 +1,442 @@
+//===- KernelFusionCheck.cpp - kernel-fusion -------------------------------===//
+#include "KernelFusionCheck.h"
+#include "cuda-advisor/Analysis/CudaApi.h"
+#include "cuda-advisor/Analysis/Loops.h"
+#include "cuda-advisor/Analysis/TUFacts.h"
+#include "cuda-advisor/Analysis/Values.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace cuda_advisor::analysis;
+
+namespace cuda_advisor::checks {
+
+KernelFusionCheck::KernelFusionCheck(StringRef Id, Severity Level, CheckContext &Ctx)
+    : Check(Id, Level, Ctx) {}
+
+void KernelFusionCheck::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+void KernelFusionCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!FD || !FD->hasBody() || !mayRunOnHost(FD) || FD->isDependentContext())
+    return;
+  scan(FD->getBody());
+}
+
+void KernelFusionCheck::scan(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return scanCompound(CS);
+  for (const Stmt *Child : S->children())
+    scan(Child);
+}
+
+static const Expr *bare(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    if (const auto *CE = dyn_cast<CStyleCastExpr>(E); CE && CE->getType()->isVoidType())
+      E = CE->getSubExpr();
+    if (E == Prev)
+      return E;
+  }
+  return E;
+}
+
+/// Host code that does not wait for the device nor read its results:
+/// checking the last launch error and printing about it, scalar arithmetic.
+static bool isHarmless(const Stmt *S) {
+  if (!S)
+    return true;
+  if (isa<CUDAKernelCallExpr, ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, LabelStmt,
+          CXXTryStmt, LambdaExpr>(S))
+    return false;
+  if (isLoop(S) || isa<CXXForRangeStmt, SwitchStmt>(S))
+    return false;
+  if (isa<ArraySubscriptExpr>(S))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_Deref)
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || !FD->getIdentifier()) {
+      // std::cerr << ...: an operator of the standard library.
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      if (!OC || !FD || !FD->isInStdNamespace())
+        return false;
+    } else {
+      StringRef N = FD->getName();
+      bool ErrorQuery = N == "cudaGetLastError" || N == "cudaPeekAtLastError" ||
+                        N == "cudaGetErrorString" || N == "cudaGetErrorName";
+      bool Output = llvm::StringSwitch<bool>(N)
+                        .Cases("printf", "fprintf", "puts", "fputs", "fflush", "exit", true)
+                        .Cases("abort", "__assert_fail", "__assert_rtn", "_assert", true)
+                        .Default(false);
+      bool Wrapper = llvm::any_of(CE->arguments(), [](const Expr *Arg) {
+        const auto *Inner = dyn_cast<CallExpr>(bare(Arg));
+        const FunctionDecl *IF = Inner ? Inner->getDirectCallee() : nullptr;
+        return IF && IF->getIdentifier() &&
+               (IF->getName() == "cudaGetLastError" || IF->getName() == "cudaPeekAtLastError");
+      });
+      // getLastCudaError("msg") and similar helpers read the last error only.
+      bool LastErrorHelper = N.contains_insensitive("lastcudaerror") ||
+                             N.contains_insensitive("lasterror");
+      if (!ErrorQuery && !Output && !Wrapper && !LastErrorHelper && !FD->isInStdNamespace())
+        return false;
+    }
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        if (!isHarmless(V->getInit()))
+          return false;
+  for (const Stmt *Child : S->children())
+    if (!isHarmless(Child))
+      return false;
+  return true;
+}
+
+/// The element-wise index may only name coordinates, one grid-stride loop
+/// and the kernel's own scalar parameters (matched through the arguments).
+static bool comparableIndex(const AffineForm &F, const FunctionDecl *Kernel) {
+  const void *Loop = nullptr;
+  for (const Term &T : F.terms())
+    for (const Symbol &S : T.Symbols) {
+      if (S.isCoordinate())
+        continue;
+      if (S.Kind == SymbolKind::LoopCounter) {
+        if (Loop && Loop != S.Site)
+          return false;
+        Loop = S.Site;
+        continue;
+      }
+      const auto *P = S.Kind == SymbolKind::Value && !S.Site
+                          ? dyn_cast_or_null<ParmVarDecl>(static_cast<const Decl *>(S.Decl))
+                          : nullptr;
+      if (!P || P->getDeclContext() != Kernel)
+        return false;
+    }
+  return true;
+}
+
+std::optional<KernelFusionCheck::Launch> KernelFusionCheck::fusableLaunch(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  const auto *Call = E ? dyn_cast<CUDAKernelCallExpr>(bare(E)) : nullptr;
+  if (!Call)
+    return std::nullopt;
+  std::optional<LaunchSite> Site = getLaunchSite(Call);
+  if (!Site || !Site->Kernel)
+    return std::nullopt;
+  const FunctionDecl *Def = Site->Kernel->getDefinition();
+  if (!Def || Ctx.sourceManager().isInSystemHeader(Def->getLocation()))
+    return std::nullopt;
+  ValueTracker &VT = Ctx.facts().values();
+  if (Site->SharedMem) {
+    std::optional<int64_t> Bytes = VT.evaluateInt(Site->SharedMem);
+    if (!Bytes || *Bytes != 0)
+      return std::nullopt; // Dynamic shared memory.
+  }
+  const KernelSummary *Sum = Ctx.facts().kernels().summaryOf(Def);
+  if (!Sum || !Sum->ElementIndex || Sum->UsesSharedMemory || Sum->Synchronizes ||
+      Sum->UsesAtomics || Sum->HasOpaqueCalls || Sum->HasUnknownAccesses ||
+      !comparableIndex(*Sum->ElementIndex, Def))
+    return std::nullopt;
+  for (const BufferUse &B : Sum->Buffers)
+    if (!isa_and_nonnull<ParmVarDecl>(B.Root.Decl) || B.Root.Field || B.Root.Load)
+      return std::nullopt; // A buffer the launch arguments do not name.
+  for (const MemoryRoot &R : Sum->UniformReads)
+    if (!isa_and_nonnull<ParmVarDecl>(R.Decl) || R.Field || R.Load)
+      return std::nullopt;
+  Launch L;
+  L.Site = *Site;
+  L.Kernel = Def;
+  L.Summary = Sum;
+  return L;
+}
+
+static const Expr *argumentFor(const CallExpr *Call, const FunctionDecl *Kernel,
+                               const ValueDecl *Param) {
+  for (unsigned I = 0; I < Kernel->getNumParams() && I < Call->getNumArgs(); ++I)
+    if (Kernel->getParamDecl(I) == Param)
+      return Call->getArg(I);
+  return nullptr;
+}
+
+/// No stream, 0, nullptr and cudaStreamLegacy all name the legacy default stream.
+static bool isDefaultStream(const Expr *E, ValueTracker &VT) {
+  if (!E)
+    return true;
+  const Expr *B = bare(E);
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(B))
+    return true;
+  if (std::optional<int64_t> V = VT.evaluateInt(B))
+    return *V == 0;
+  return B->isNullPointerConstant(VT.context(), Expr::NPC_ValueDependentIsNotNull) !=
+         Expr::NPCK_NotNull;
+}
+
+static bool sameStream(const Expr *A, const Expr *B, ValueTracker &VT) {
+  bool DA = isDefaultStream(A, VT), DB = isDefaultStream(B, VT);
+  if (DA || DB)
+    return DA && DB;
+  return sameValue(A, B, VT);
+}
+
+static bool sameShape(const Expr *A, const Expr *B, ValueTracker &VT) {
+  if (sameValue(A, B, VT))
+    return true;
+  std::optional<Dim3Value> DA = VT.evaluateDim3(A), DB = VT.evaluateDim3(B);
+  return DA && DB && DA->allKnown() && DB->allKnown() && *DA->X == *DB->X && *DA->Y == *DB->Y &&
+         *DA->Z == *DB->Z;
+}
+
+namespace {
+/// Element indices of two kernels compared through their launch arguments.
+class IndexComparer {
+public:
+  explicit IndexComparer(ValueTracker &VT) : VT(VT) {}
+
+  std::vector<std::pair<std::vector<std::string>, int64_t>> canonical(const AffineForm &F,
+                                                                      const CallExpr *Call,
+                                                                      const FunctionDecl *K) {
+    std::vector<std::pair<std::vector<std::string>, int64_t>> Out;
+    for (const Term &T : F.terms()) {
+      std::vector<std::string> Keys;
+      for (const Symbol &S : T.Symbols) {
+        if (S.isCoordinate())
+          Keys.push_back("c" + std::to_string(int(S.Kind)) + std::to_string(S.Dim));
+        else if (S.Kind == SymbolKind::LoopCounter)
+          Keys.push_back("loop");
+        else
+          Keys.push_back("arg" + std::to_string(classOf(
+              argumentFor(Call, K, static_cast<const ValueDecl *>(S.Decl)))));
+      }
+      std::sort(Keys.begin(), Keys.end());
+      Out.push_back({Keys, T.Coefficient});
+    }
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  }
+
+private:
+  int classOf(const Expr *Arg) {
+    if (!Arg)
+      return -1;
+    for (size_t I = 0; I < Seen.size(); ++I)
+      if (sameValue(Seen[I], Arg, VT))
+        return static_cast<int>(I);
+    Seen.push_back(Arg);
+    return static_cast<int>(Seen.size() - 1);
+  }
+  ValueTracker &VT;
+  std::vector<const Expr *> Seen;
+};
+} // namespace
+
+static unsigned pointeeBytes(const ValueDecl *P, ASTContext &AST) {
+  QualType T = P->getType();
+  const auto *PT = T->getAs<PointerType>();
+  if (!PT || PT->getPointeeType()->isIncompleteType() || PT->getPointeeType()->isDependentType())
+    return 0;
+  return static_cast<unsigned>(AST.getTypeSizeInChars(PT->getPointeeType()).getQuantity());
+}
+
+bool KernelFusionCheck::compatible(const Launch &A, const Launch &B, std::vector<Passed> &Buffers) {
+  ValueTracker &VT = Ctx.facts().values();
+  if (!sameStream(A.Site.Stream, B.Site.Stream, VT) || !sameShape(A.Site.Grid, B.Site.Grid, VT) ||
+      !sameShape(A.Site.Block, B.Site.Block, VT))
+    return false;
+  IndexComparer Cmp(VT);
+  if (Cmp.canonical(*A.Summary->ElementIndex, A.Site.Call, A.Kernel) !=
+      Cmp.canonical(*B.Summary->ElementIndex, B.Site.Call, B.Kernel))
+    return false;
+  // A buffer that one kernel writes and the other reads at one index for all
+  // threads (a[0]) is a dependence between threads: not fusable.
+  auto ArgOf = [&](const Launch &L, const MemoryRoot &R) {
+    return argumentFor(L.Site.Call, L.Kernel, R.Decl);
+  };
+  auto CrossRead = [&](const Launch &W, const Launch &R) {
+    for (const BufferUse &BW : W.Summary->Buffers) {
+      if (!BW.Written)
+        continue;
+      const Expr *AW = ArgOf(W, BW.Root);
+      for (const MemoryRoot &U : R.Summary->UniformReads)
+        if (const Expr *AU = ArgOf(R, U); AW && AU && sameValue(AW, AU, VT))
+          return true;
+    }
+    return false;
+  };
+  if (CrossRead(A, B) || CrossRead(B, A))
+    return false;
+  Buffers.clear();
+  for (const BufferUse &BA : A.Summary->Buffers) {
+    if (!BA.Written)
+      continue;
+    const Expr *AA = ArgOf(A, BA.Root);
+    if (!AA)
+      continue;
+    for (const BufferUse &BB : B.Summary->Buffers) {
+      const Expr *AB = ArgOf(B, BB.Root);
+      if (AB && sameValue(AA, AB, VT) && BB.Read) {
+        Buffers.push_back({AB, pointeeBytes(BB.Root.Decl, Ctx.ast())});
+        break;
+      }
+    }
+  }
+  if (!Buffers.empty())
+    return true;
+  // Written by one, overwritten by the next: still one pass instead of two.
+  for (const BufferUse &BA : A.Summary->Buffers)
+    for (const BufferUse &BB : B.Summary->Buffers) {
+      const Expr *AA = ArgOf(A, BA.Root), *AB = ArgOf(B, BB.Root);
+      if (BA.Written && BB.Written && AA && AB && sameValue(AA, AB, VT)) {
+        Buffers.push_back({AB, pointeeBytes(BB.Root.Decl, Ctx.ast())});
+        return true;
+      }
+    }
+  return false;
+}
+
+void KernelFusionCheck::scanCompound(const CompoundStmt *CS) {
+  std::vector<Launch> Chain;
+  std::vector<std::vector<Passed>> Links; // Links[i]: between Chain[i] and Chain[i + 1].
+  for (const Stmt *S : CS->body()) {
+    if (std::optional<Launch> L = fusableLaunch(S)) {
+      std::vector<Passed> Buffers;
+      if (!Chain.empty() && compatible(Chain.back(), *L, Buffers)) {
+        Chain.push_back(*L);
+        Links.push_back(std::move(Buffers));
+        continue;
+      }
+      flush(Chain, Links);
+      Chain.push_back(*L);
+      continue;
+    }
+    if (isa<NullStmt>(S) || (!Chain.empty() && isHarmless(S) && !isa<CompoundStmt>(S)))
+      continue;
+    flush(Chain, Links);
+    scan(S);
+  }
+  flush(Chain, Links);
+}
+
+static std::string sourceText(const Expr *E, ASTContext &AST) {
+  const SourceManager &SM = AST.getSourceManager();
+  StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+                                     AST.getLangOpts());
+  if (T.empty() || T.size() > 40)
+    return "";
+  return T.str();
+}
+
+static std::string formatBytes(int64_t B) {
+  if (B >= (int64_t(1) << 20) && B % (int64_t(1) << 20) == 0)
+    return std::to_string(B >> 20) + " MiB";
+  if (B >= (int64_t(1) << 10) && B % (int64_t(1) << 10) == 0)
+    return std::to_string(B >> 10) + " KiB";
+  return std::to_string(B) + " bytes";
+}
+
+void KernelFusionCheck::flush(std::vector<Launch> &Chain,
+                              std::vector<std::vector<Passed>> &Links) {
+  if (Chain.size() < 2) {
+    Chain.clear();
+    Links.clear();
+    return;
+  }
+  ASTContext &AST = Ctx.ast();
+  ValueTracker &VT = Ctx.facts().values();
+  std::string Names;
+  llvm::json::Array Kernels;
+  for (const Launch &L : Chain) {
+    Names += (Names.empty() ? "" : " -> ") + L.Kernel->getNameAsString();
+    Kernels.push_back(L.Kernel->getNameAsString());
+  }
+  // Threads launched, when the grid and block are known and the index has
+  // no grid-stride loop: one element per thread.
+  std::optional<int64_t> Threads;
+  std::optional<Dim3Value> G = VT.evaluateDim3(Chain.front().Site.Grid);
+  std::optional<Dim3Value> Bk = VT.evaluateDim3(Chain.front().Site.Block);
+  if (G && Bk && G->total() && Bk->total() &&
+      !Chain.front().Summary->ElementIndex->dependsOnKind(SymbolKind::LoopCounter))
+    Threads = *G->total() * *Bk->total();
+
+  std::vector<std::string> BufferNames;
+  llvm::json::Array BufferEvidence;
+  int64_t RoundTrip = 0;
+  bool BytesKnown = Threads.has_value();
+  for (const std::vector<Passed> &Link : Links)
+    for (const Passed &P : Link) {
+      std::string N = sourceText(P.Arg, AST);
+      if (N.empty())
+        N = "buffer";
+      if (!llvm::is_contained(BufferNames, N))
+        BufferNames.push_back(N);
+      llvm::json::Object O{{"name", N}, {"elementBytes", int64_t(P.ElementBytes)}};
+      if (Threads && P.ElementBytes) {
+        O["bytes"] = *Threads * P.ElementBytes;
+        RoundTrip += 2 * *Threads * P.ElementBytes;
+      } else {
+        BytesKnown = false;
+      }
+      BufferEvidence.push_back(std::move(O));
+    }
+  std::string Quoted;
+  for (size_t I = 0; I < BufferNames.size(); ++I)
+    Quoted += (I == 0 ? "" : I + 1 == BufferNames.size() ? " and " : ", ") +
+              ("'" + BufferNames[I] + "'");
+  size_t Saved = Chain.size() - 1;
+  std::string Msg = std::to_string(Chain.size()) + " element-wise kernels (" + Names +
+                    ") run back to back on one stream over the same index and pass " + Quoted +
+                    " through global memory: one fused kernel saves " + std::to_string(Saved) +
+                    (Saved == 1 ? " launch" : " launches") +
+                    " and the write and re-read of each intermediate buffer";
+  if (BytesKnown && RoundTrip > 0)
+    Msg += " (" + formatBytes(RoundTrip) + " of memory traffic per pass)";
+
+  const Launch &First = Chain.front();
+  auto D = diag(First.Site.Call->getBeginLoc(), Msg);
+  D.range(First.Site.Call->getSourceRange()).api("cudaLaunchKernel");
+  for (size_t I = 0; I < Chain.size(); ++I) {
+    D.callSite(Chain[I].Site.Call->getBeginLoc()).kernel(Chain[I].Kernel);
+    if (I == 0)
+      continue;
+    std::string Via;
+    for (const Passed &P : Links[I - 1]) {
+      std::string N = sourceText(P.Arg, AST);
+      Via += (Via.empty() ? "'" : ", '") + (N.empty() ? std::string("buffer") : N) + "'";
+    }
+    D.note(Chain[I].Site.Call->getBeginLoc(),
+           "'" + Chain[I].Kernel->getNameAsString() + "' uses " + Via + " from '" +
+               Chain[I - 1].Kernel->getNameAsString() + "'");
+  }
+  D.evidence("kernels", std::move(Kernels))
+      .evidence("launches", int64_t(Chain.size()))
+      .evidence("launchesSaved", int64_t(Saved))
+      .evidence("intermediateBuffers", std::move(BufferEvidence));
+  if (Threads)
+    D.evidence("threads", *Threads);
+  if (BytesKnown && RoundTrip > 0)
+    D.evidence("intermediateBytes", RoundTrip);
+  Chain.clear();
+  Links.clear();
+}
+
+CUDA_ADVISOR_REGISTER_CHECK(KernelFusionCheck)
+
+} // namespace cuda_advisor::checks
