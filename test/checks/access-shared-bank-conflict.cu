@@ -1,0 +1,204 @@
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-shared-bank-conflict' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-shared-bank-conflict' --format=json %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=JSON
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+
+// ---------------------------------------------------------------- positives
+
+__global__ void transposeConflicted(const float *in, float *out, int n) {
+  __shared__ float tile[32][32];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  // CHECK: :[[@LINE+2]]:20: warning: 32-way shared-memory bank conflict on 'tile': consecutive threads are 32 4-byte words apart, so 32 lanes hit the same bank and the access takes 32 shared-memory wavefronts instead of 1; pad the rows by one element ('tile[32][33]') [access-shared-bank-conflict]
+  // CHECK: :[[@LINE-7]]:20: note: 'tile' declared here
+  out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
+
+__global__ void everyOtherWord(float *out) {
+  __shared__ float s[64];
+  // CHECK: :[[@LINE+1]]:3: warning: 2-way shared-memory bank conflict on 's': consecutive threads are 2 4-byte words apart, so 2 lanes hit the same bank and the access takes 2 shared-memory wavefronts instead of 1 [access-shared-bank-conflict]
+  s[2 * threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+__global__ void doubleColumns(double *out) {
+  __shared__ double d[32][32];
+  d[threadIdx.y][threadIdx.x] = 0;
+  __syncthreads();
+  // CHECK: :[[@LINE+1]]:22: warning: 16-way shared-memory bank conflict on 'd': consecutive threads are 64 4-byte words apart with 8-byte elements, served 16 lanes at a time, so 16 lanes hit the same bank and the access takes 32 shared-memory wavefronts instead of 2; pad the rows by one element ('d[32][33]') [access-shared-bank-conflict]
+  out[threadIdx.x] = d[threadIdx.x][threadIdx.y];
+}
+
+__global__ void interleavedReduction(const float *in, float *out) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    int index = 2 * s * tid;
+    if (index < blockDim.x)
+      // CHECK: :[[@LINE+2]]:7: warning: at least 2-way shared-memory bank conflict on 'sdata': consecutive threads are `2 * s` 4-byte words apart, so whatever its value (other than 0) at least 2 lanes of a warp hit the same bank and the access is replayed that many times [access-shared-bank-conflict]
+      // CHECK: :[[@LINE+1]]:23: warning: at least 2-way shared-memory bank conflict on 'sdata'
+      sdata[index] += sdata[index + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+#define TILE 16
+__global__ void matmulTransposedTile(const float *A, const float *B, float *C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float sum = 0;
+  for (int m = 0; m < n / TILE; ++m) {
+    As[ty][tx] = A[row * n + m * TILE + tx];
+    // CHECK: :[[@LINE+1]]:5: warning: 8-way shared-memory bank conflict on 'Bs': consecutive threads are 16 4-byte words apart (a warp spans 2 rows of 16 threads), so 8 lanes hit the same bank and the access takes 8 shared-memory wavefronts instead of 1; pad the rows by one element ('Bs[16][17]') [access-shared-bank-conflict]
+    Bs[tx][ty] = B[(m * TILE + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      sum += As[ty][k] * Bs[tx][k];
+    // CHECK: :[[@LINE-1]]:26: warning: 8-way shared-memory bank conflict on 'Bs'
+    __syncthreads();
+  }
+  C[row * n + col] = sum;
+}
+
+__global__ void dynamicColumn(float *out) {
+  extern __shared__ float smem[];
+  smem[threadIdx.x] = 0;
+  __syncthreads();
+  // CHECK: :[[@LINE+1]]:22: warning: 32-way shared-memory bank conflict on 'smem': consecutive threads are 32 4-byte words apart, so 32 lanes hit the same bank and the access takes 32 shared-memory wavefronts instead of 1 [access-shared-bank-conflict]
+  out[threadIdx.x] = smem[threadIdx.x * 32];
+}
+
+__device__ float columnRead(const float *s, int ld) {
+  // CHECK: :[[@LINE+1]]:10: warning: 32-way shared-memory bank conflict on 'buf'
+  return s[threadIdx.x * ld];
+}
+
+__global__ void throughHelper(float *out) {
+  __shared__ float buf[32 * 32];
+  buf[threadIdx.x] = 1;
+  __syncthreads();
+  // CHECK: :[[@LINE+1]]:22: note: reached from kernel 'throughHelper' through this call
+  out[threadIdx.x] = columnRead(buf, 32);
+}
+
+// ---------------------------------------------------------------- negatives
+
+__global__ void transposePadded(const float *in, float *out, int n) {
+  __shared__ float tile[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
+
+__global__ void unitAndBroadcast(float *out, int k) {
+  __shared__ float s[256];
+  __shared__ float total;
+  s[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x == 0)
+    total = 0;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x] + s[0] + s[threadIdx.y] + s[k] + total;
+}
+
+__global__ void wideElements(double *out, float4 *out4) {
+  __shared__ double d[256];
+  __shared__ float4 f4[256];
+  __shared__ char c[256];
+  __shared__ short h[256];
+  d[threadIdx.x] = 1.0;
+  f4[threadIdx.x] = make_float4(0, 0, 0, 0);
+  c[threadIdx.x] = 1;
+  h[threadIdx.x] = 2;
+  __syncthreads();
+  out[threadIdx.x] = d[threadIdx.x] + c[threadIdx.x] + h[threadIdx.x];
+  out4[threadIdx.x] = f4[threadIdx.x];
+}
+
+__global__ void sequentialReduction(const float *in, float *out) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+__global__ void matmulTiled(const float *A, const float *B, float *C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float sum = 0;
+  for (int m = 0; m < n / TILE; ++m) {
+    As[ty][tx] = A[row * n + m * TILE + tx];
+    Bs[ty][tx] = B[(m * TILE + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      sum += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * n + col] = sum;
+}
+
+__global__ void oddAndUnknownStrides(float *out, const int *idx, int ld) {
+  __shared__ float s[32 * 33];
+  s[3 * threadIdx.x] = 0;
+  s[33 * threadIdx.x] = 0;
+  s[threadIdx.x * ld] = 0; // An unknown stride: no claim.
+  __syncthreads();
+  out[threadIdx.x] = s[idx[threadIdx.x]];
+}
+
+__global__ void histogram(const int *in, int *bins, int n) {
+  __shared__ int h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    atomicAdd(&h[in[i] & 255], 1);
+  __syncthreads();
+  atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
+
+__global__ void warpSums(const float *in, float *out) {
+  __shared__ float partial[32];
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if (lane == 0)
+    partial[warp] = v;
+  __syncthreads();
+  if (warp == 0)
+    out[blockIdx.x] = partial[lane];
+}
+
+// JSON: "check": "access-shared-bank-conflict",
+// JSON-NEXT: "evidence": {
+// JSON-NEXT: "access": "load",
+// JSON-NEXT: "buffer": "tile",
+// JSON-NEXT: "conflictDegree": 32,
+// JSON-NEXT: "degreeIsLowerBound": false,
+// JSON-NEXT: "elementBytes": 4,
+// JSON-NEXT: "idealWavefronts": 1,
+// JSON-NEXT: "strideWords": 32,
+// JSON-NEXT: "threadsX": 32,
+// JSON-NEXT: "wavefronts": 32

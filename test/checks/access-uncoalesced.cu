@@ -1,0 +1,194 @@
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' --format=json %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=JSON
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+
+struct Particle { float x, y, z, vx, vy, vz; };
+struct Vec3 { float x, y, z; };
+
+// ---------------------------------------------------------------- positives
+
+__global__ void strided(const float *in, float *out, int stride, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    // CHECK: :[[@LINE+1]]:14: warning: uncoalesced global load of 'in': consecutive threads are `stride` elements apart (a symbolic stride); when `stride` >= 8 every lane needs a 32-byte sector of its own, so 12.5% of the bytes moved are used (32 sectors per warp instead of 4) [access-uncoalesced]
+    out[i] = in[i * stride];
+}
+
+__global__ void transposeNaive(const float *in, float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    // CHECK: :[[@LINE+1]]:5: warning: uncoalesced global store of 'out': consecutive threads are `h` elements apart (a symbolic stride); {{.*}}; threadIdx.y walks the contiguous dimension: index it with threadIdx.x, or stage the tile through shared memory [access-uncoalesced]
+    out[x * h + y] = in[y * w + x];
+}
+
+__global__ void rowPerThread(const float *m, float *sums, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float s = 0;
+  for (int c = 0; c < cols; ++c)
+    // CHECK: :[[@LINE+1]]:10: warning: uncoalesced global load of 'm': consecutive threads are `cols` elements apart
+    s += m[r * cols + c];
+  // CHECK: :[[@LINE-3]]:3: note: each thread walks a row of its own in this loop; let threadIdx.x pick the column and loop over the rows instead
+  sums[r] = s;
+}
+
+__global__ void particles(Particle *p, float dt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    // CHECK: :[[@LINE+2]]:5: warning: uncoalesced global read-modify-write of field 'x' of 'Particle': consecutive threads are 24 bytes apart (one 'Particle' each), so a warp touches 24 sectors of 32 bytes where 4 would do and 16.7% of the bytes moved are used; a structure of arrays makes the access contiguous [access-uncoalesced]
+    // CHECK: :[[@LINE+1]]:15: warning: uncoalesced global load of field 'vx' of 'Particle'
+    p[i].x += p[i].vx * dt;
+}
+
+__global__ void everyOther(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'in': consecutive threads are 8 bytes (2 elements) apart, so a warp touches 8 sectors of 32 bytes where 4 would do and 50% of the bytes moved are used [access-uncoalesced]
+  out[i] = in[2 * i];
+}
+
+__device__ float loadStrided(const float *p, int i, int ld) {
+  // CHECK: :[[@LINE+1]]:10: warning: uncoalesced global load of 'in': consecutive threads are `ld` elements apart
+  return p[i * ld];
+}
+
+__global__ void throughHelper(const float *in, float *out, int ld) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: note: reached from kernel 'throughHelper' through this call
+  out[i] = loadStrided(in, i, ld);
+}
+
+template <int Stride>
+__global__ void templated(double *a) {
+  // CHECK: :[[@LINE+1]]:3: warning: uncoalesced global store of 'a': consecutive threads are 32 bytes (4 elements) apart, so a warp touches 32 sectors of 32 bytes where 8 would do and 25% of the bytes moved are used [access-uncoalesced]
+  a[threadIdx.x * Stride] = 0;
+}
+
+// ---------------------------------------------------------------- negatives
+
+__global__ void rowMajor(const float *in, float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    out[y * w + x] = in[(size_t)y * w + x] * 2.0f;
+}
+
+__global__ void gridStride(float *a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    a[i] = a[i] * a[i];
+}
+
+__global__ void columnSums(const float *m, float *sums, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols)
+    return;
+  float s = 0;
+  for (int r = 0; r < rows; ++r)
+    s += m[r * cols + c];
+  sums[c] = s;
+}
+
+__global__ void tiledTranspose(const float *in, float *out, int w, int h) {
+  __shared__ float tile[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < w && y + j < h)
+      tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * w + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < h && y + j < w)
+      out[(y + j) * h + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+__global__ void broadcast(const float *coeff, const float *in, float *out, const int *offsets) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float c = coeff[0] + coeff[blockIdx.x];
+  int base = offsets[blockIdx.x];
+  out[base + threadIdx.x] = in[i] * c;
+}
+
+__global__ void nonAffine(const float *in, float *out, const int *idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[idx[i]] + in[(i * i) % n] + in[threadIdx.x * threadIdx.x];
+}
+
+__global__ void allFields(const Vec3 *v, float *len, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    len[i] = sqrtf(v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z);
+}
+
+__global__ void interleaved(const float *iq, float *mag) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float re = iq[2 * i], im = iq[2 * i + 1];
+  mag[i] = re * re + im * im;
+}
+
+__global__ void fieldLoop(const float *xyz, float *sum) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < 3; ++k)
+    s += xyz[3 * i + k];
+  sum[i] = s;
+}
+
+__global__ void wholeStruct(const Particle *p, Particle *q) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  Particle t = p[i];
+  t.x += t.vx;
+  q[i] = t;
+}
+
+__global__ void vectorized(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float4 v = reinterpret_cast<const float4 *>(in)[i];
+  reinterpret_cast<float4 *>(out)[i] = v;
+}
+
+__global__ void warpLanes(float *a) {
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  a[warp * 32 + lane] += 1.0f;
+}
+
+__global__ void loopScaled(float *a, int n) {
+  for (int k = 1; k < n; ++k)
+    a[threadIdx.x * k] = 0; // The stride changes every iteration, starting at 1.
+}
+
+__device__ float loadAt(const float *p, int i) { return p[i]; }
+
+__global__ void coalescedHelper(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = loadAt(in, i);
+}
+
+void launch(double *d) {
+  templated<1><<<1, 32>>>(d);
+  templated<4><<<1, 32>>>(d);
+}
+
+// The evidence the cost model reads, and the kernel join key.
+// JSON: "check": "access-uncoalesced",
+// JSON-NEXT: "evidence": {
+// JSON-NEXT: "access": "load",
+// JSON-NEXT: "buffer": "in",
+// JSON-NEXT: "elementBytes": 4,
+// JSON-NEXT: "idealSectorsPerRequest": 4,
+// JSON-NEXT: "sectorUseFraction": 0.125,
+// JSON-NEXT: "sectorsPerRequest": 32,
+// JSON-NEXT: "strideBytes": null,
+// JSON-NEXT: "strideSymbolic": "4 * stride"
+// JSON: "kernels": [
+// JSON-NEXT: "_Z{{.*}}strided
+// JSON: "check": "access-uncoalesced",
+// JSON: "sectorUseFraction": 0.5,
+// JSON-NEXT: "sectorsPerRequest": 8,
+// JSON-NEXT: "strideBytes": 8
