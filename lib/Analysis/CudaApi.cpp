@@ -1,7 +1,9 @@
 //===- CudaApi.cpp - CUDA runtime API classification ----------------------===//
 #include "cuda-advisor/Analysis/CudaApi.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -98,6 +100,100 @@ std::optional<unsigned> byteCountArgument(StringRef N) {
       .Cases("cudaMalloc", "cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc", 1u)
       .Case("cudaMallocAsync", 1u)
       .Default(std::nullopt);
+}
+
+StringRef copyKindName(CopyKind K) {
+  switch (K) {
+  case CopyKind::HostToHost:
+    return "HostToHost";
+  case CopyKind::HostToDevice:
+    return "HostToDevice";
+  case CopyKind::DeviceToHost:
+    return "DeviceToHost";
+  case CopyKind::DeviceToDevice:
+    return "DeviceToDevice";
+  case CopyKind::Default:
+    return "Default";
+  }
+  return "Default";
+}
+
+CopyOperands copyOperands(StringRef N) {
+  CopyOperands O;
+  auto Set = [&](std::optional<unsigned> Dst, std::optional<unsigned> Src,
+                 std::optional<unsigned> Kind, std::optional<unsigned> Stream) {
+    O.Dst = Dst;
+    O.Src = Src;
+    O.Kind = Kind;
+    O.Stream = Stream;
+  };
+  bool Async = N.ends_with("Async");
+  StringRef Base = Async ? N.drop_back(5) : N;
+  auto S = [&](unsigned I) { return Async ? std::optional<unsigned>(I) : std::nullopt; };
+  if (Base == "cudaMemcpy")
+    Set(0u, 1u, 3u, S(4));
+  else if (Base == "cudaMemcpy2D") {
+    Set(0u, 2u, 6u, S(7));
+    O.Width = 4;
+    O.Height = 5;
+  } else if (Base == "cudaMemcpyToSymbol")
+    Set(std::nullopt, 1u, 4u, S(5));
+  else if (Base == "cudaMemcpyFromSymbol")
+    Set(0u, std::nullopt, 4u, S(5));
+  else if (Base == "cudaMemcpyPeer")
+    Set(0u, 2u, std::nullopt, S(5));
+  else if (Base == "cudaMemcpy2DToArray") {
+    Set(std::nullopt, 3u, 7u, S(8));
+    O.Width = 5;
+    O.Height = 6;
+  } else if (Base == "cudaMemcpy2DFromArray") {
+    Set(0u, std::nullopt, 7u, S(8));
+    O.Width = 5;
+    O.Height = 6;
+  } else if (Base == "cudaMemcpyToArray")
+    Set(std::nullopt, 3u, 5u, S(6));
+  else if (Base == "cudaMemcpyFromArray")
+    Set(0u, std::nullopt, 5u, S(6));
+  else if (Base == "cudaMemcpy3D" || Base == "cudaMemcpy3DPeer")
+    Set(std::nullopt, std::nullopt, std::nullopt, S(1));
+  else if (Base == "cudaMemset")
+    Set(0u, std::nullopt, std::nullopt, S(3));
+  else if (Base == "cudaMemset2D")
+    Set(0u, std::nullopt, std::nullopt, S(5));
+  else if (Base == "cudaMemset3D")
+    Set(std::nullopt, std::nullopt, std::nullopt, S(3));
+  else if (N == "cudaMallocAsync" || N == "cudaFreeAsync")
+    O.Stream = N == "cudaMallocAsync" ? 2u : 1u;
+  return O;
+}
+
+std::optional<CopyKind> copyKindOf(const clang::CallExpr *Call, const ApiInfo &Api,
+                                   clang::ASTContext &Ctx) {
+  StringRef N = Api.Name;
+  if (N.starts_with("cudaMemcpyPeer") || N.starts_with("cudaMemcpy3DPeer"))
+    return CopyKind::DeviceToDevice;
+  CopyOperands O = copyOperands(N);
+  if (!O.Kind || *O.Kind >= Call->getNumArgs())
+    return std::nullopt;
+  const clang::Expr *K = Call->getArg(*O.Kind);
+  if (const auto *DA = dyn_cast<clang::CXXDefaultArgExpr>(K))
+    K = DA->getExpr();
+  if (K->isValueDependent() || K->containsErrors())
+    return std::nullopt;
+  clang::Expr::EvalResult R;
+  if (!K->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  int64_t V = R.Val.getInt().getExtValue();
+  if (V < 0 || V > 4)
+    return std::nullopt;
+  return static_cast<CopyKind>(V);
+}
+
+const clang::Expr *streamArgument(const clang::CallExpr *Call, const ApiInfo &Api) {
+  std::optional<unsigned> I = copyOperands(Api.Name).Stream;
+  if (!I || *I >= Call->getNumArgs() || isa<clang::CXXDefaultArgExpr>(Call->getArg(*I)))
+    return nullptr;
+  return Call->getArg(*I);
 }
 
 } // namespace cuda_advisor::analysis

@@ -7,7 +7,9 @@
 #include <string>
 
 namespace clang {
+class ASTContext;
 class CallExpr;
+class Expr;
 class FunctionDecl;
 } // namespace clang
 
@@ -50,6 +52,31 @@ bool isSynchronization(ApiKind K);
 
 /// The argument index of the byte count of a copy/memset/alloc call, if any.
 std::optional<unsigned> byteCountArgument(llvm::StringRef CanonicalName);
+
+/// cudaMemcpyKind, with the runtime's values.
+enum class CopyKind { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3,
+                      Default = 4 };
+/// "HostToDevice", ...
+llvm::StringRef copyKindName(CopyKind K);
+
+/// Where the operands of a copy (or memset) API call are, as argument indices.
+struct CopyOperands {
+  std::optional<unsigned> Dst, Src; ///< Pointer operands (not arrays or symbols).
+  std::optional<unsigned> Kind;     ///< The cudaMemcpyKind argument.
+  std::optional<unsigned> Stream;   ///< The stream argument (*Async only).
+  std::optional<unsigned> Width, Height; ///< 2D copies: bytes per row and rows.
+};
+CopyOperands copyOperands(llvm::StringRef CanonicalName);
+
+/// The direction a copy call states: its cudaMemcpyKind argument when that is
+/// a constant (default arguments included), DeviceToDevice for the peer
+/// copies. None when unknown.
+std::optional<CopyKind> copyKindOf(const clang::CallExpr *Call, const ApiInfo &Api,
+                                   clang::ASTContext &Ctx);
+
+/// The stream argument of an API call or launch, nullptr when the call has
+/// none or leaves it at its default (the legacy default stream).
+const clang::Expr *streamArgument(const clang::CallExpr *Call, const ApiInfo &Api);
 
 } // namespace cuda_advisor::analysis
 

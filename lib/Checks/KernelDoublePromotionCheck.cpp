@@ -1,0 +1,573 @@
+//===- KernelDoublePromotionCheck.cpp - kernel-double-promotion ------------===//
+//
+// A "region" is a maximal tree of double-typed arithmetic in device code:
+// operators, conditionals and calls of double math functions, whose leaves
+// are float values widened to double, double literals and constants,
+// integers, and anything else of type double (a double variable, a double
+// load, a call returning double). The region starts at a "sink" that shows
+// the computation was meant for float: a conversion back to float (or to an
+// integer or bool), a compound assignment to a float, or a comparison. It is
+// reported when a float value was widened, the double-ness comes only from
+// literals, constants and math functions, and no real double data is
+// involved.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelDoublePromotionCheck.h"
+#include "cuda-advisor/Analysis/Kernels.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace cuda_advisor::analysis;
+
+namespace cuda_advisor::checks {
+
+namespace {
+
+bool isDouble(QualType T) { return T->isSpecificBuiltinType(BuiltinType::Double); }
+bool isFloatLike(QualType T) {
+  return T->isSpecificBuiltinType(BuiltinType::Float) ||
+         T->isSpecificBuiltinType(BuiltinType::Half) ||
+         T->isSpecificBuiltinType(BuiltinType::Float16);
+}
+
+/// CUDA's and the C library's double math functions that have a float
+/// counterpart named with an `f` suffix.
+bool hasFloatVersion(StringRef N) {
+  static constexpr StringRef Names[] = {
+      "acos",      "acosh",     "asin",      "asinh",      "atan",      "atan2",   "atanh",
+      "cbrt",      "ceil",      "copysign",  "cos",        "cosh",      "cospi",   "cyl_bessel_i0",
+      "cyl_bessel_i1", "erf",   "erfc",      "erfcinv",    "erfcx",     "erfinv",  "exp",
+      "exp10",     "exp2",      "expm1",     "fabs",       "fdim",      "floor",   "fma",
+      "fmax",      "fmin",      "fmod",      "hypot",      "j0",        "j1",      "jn",
+      "ldexp",     "lgamma",    "log",       "log10",      "log1p",     "log2",    "logb",
+      "nearbyint", "nextafter", "norm",      "norm3d",     "norm4d",    "normcdf", "normcdfinv",
+      "pow",       "rcbrt",     "remainder", "rhypot",     "rint",      "rnorm",   "rnorm3d",
+      "rnorm4d",   "round",     "rsqrt",     "scalbn",     "sin",       "sinh",    "sinpi",
+      "sqrt",      "tan",       "tanh",      "tgamma",     "trunc",     "y0",      "y1",
+      "yn"};
+  return llvm::is_contained(Names, N);
+}
+
+/// A call of a double math function of the C library, the C++ library or
+/// CUDA (declared in a system header), and the name it goes by.
+std::optional<StringRef> doubleMathCall(const CallExpr *Call, const SourceManager &SM) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || !isDouble(Call->getType()))
+    return std::nullopt;
+  if (!hasFloatVersion(FD->getName()))
+    return std::nullopt;
+  if (!SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+    return std::nullopt; // A user function that happens to be called sqrt.
+  return FD->getName();
+}
+
+/// A double variable whose value is a compile-time constant (const or
+/// constexpr with a constant initializer, not __constant__ memory).
+const VarDecl *doubleConstant(const Expr *E, ASTContext &Ctx) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !isDouble(V->getType()) || !V->getType().isConstQualified())
+    return nullptr;
+  if (V->hasAttr<CUDAConstantAttr>() || V->hasAttr<CUDADeviceAttr>() ||
+      V->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  const Expr *Init = V->getAnyInitializer();
+  if (!Init || Init->isValueDependent() || !Init->isEvaluatable(Ctx))
+    return nullptr;
+  return V;
+}
+
+bool isConstant(const Expr *E, ASTContext &Ctx) {
+  return !E->isValueDependent() && !E->isTypeDependent() && E->isEvaluatable(Ctx);
+}
+
+/// The value of a constant double expression is exactly a float.
+bool exactInFloat(const Expr *E, ASTContext &Ctx) {
+  llvm::APFloat V(0.0);
+  if (!E->EvaluateAsFloat(V, Ctx))
+    return false;
+  bool LosesInfo = false;
+  V.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  return !LosesInfo;
+}
+
+} // namespace
+
+struct KernelDoublePromotionCheck::Region {
+  std::vector<const FloatingLiteral *> Literals;
+  std::vector<std::pair<const Expr *, const VarDecl *>> Constants;
+  std::vector<std::pair<const CallExpr *, StringRef>> MathCalls;
+  unsigned Promoted = 0;  ///< Float values widened to double.
+  unsigned Ops = 0;       ///< Double arithmetic operations at run time.
+  bool RealDouble = false;
+  bool Float = true;      ///< The sink is float (not an integer or bool).
+};
+
+namespace {
+
+class RegionWalker {
+public:
+  using Region = KernelDoublePromotionCheck::Region;
+  RegionWalker(ASTContext &Ctx, Region &R) : Ctx(Ctx), SM(Ctx.getSourceManager()), R(R) {}
+
+  /// E has type double.
+  void walk(const Expr *E) {
+    E = E->IgnoreParens();
+    if (isConstant(E, Ctx)) {
+      collectConstantCauses(E);
+      return;
+    }
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      switch (IC->getCastKind()) {
+      case CK_FloatingCast:
+        if (isFloatLike(IC->getSubExpr()->getType())) {
+          ++R.Promoted;
+          return;
+        }
+        R.RealDouble = true; // long double narrowed: not ours.
+        return;
+      case CK_IntegralToFloating:
+        return; // An integer widened: neutral.
+      case CK_LValueToRValue:
+        R.RealDouble = true; // A double variable, element or member.
+        return;
+      case CK_NoOp:
+        return walk(IC->getSubExpr());
+      default:
+        R.RealDouble = true;
+        return;
+      }
+    }
+    if (isa<ExplicitCastExpr>(E)) {
+      R.RealDouble = true; // (double)x: asked for by the author.
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->isAdditiveOp() || BO->isMultiplicativeOp()) {
+        ++R.Ops;
+        walk(BO->getLHS());
+        walk(BO->getRHS());
+        return;
+      }
+      if (BO->getOpcode() == BO_Comma)
+        return walk(BO->getRHS());
+      R.RealDouble = true; // An assignment to a double, ...
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus)
+        return walk(UO->getSubExpr());
+      R.RealDouble = true;
+      return;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      walk(CO->getTrueExpr());
+      walk(CO->getFalseExpr());
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      std::optional<StringRef> Name = doubleMathCall(Call, SM);
+      if (!Name) {
+        R.RealDouble = true; // A function returning double: its own business.
+        return;
+      }
+      R.MathCalls.push_back({Call, *Name});
+      for (const Expr *Arg : Call->arguments()) {
+        QualType T = Arg->getType();
+        if (isDouble(T))
+          walk(Arg);
+        else if (isFloatLike(T) && !isConstant(Arg, Ctx))
+          ++R.Promoted; // pow(float, double): the template widens it.
+      }
+      return;
+    }
+    R.RealDouble = true;
+  }
+
+private:
+  /// The literals and constants of a constant subexpression (`1.0 / 3.0`).
+  void collectConstantCauses(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
+      if (isDouble(FL->getType()))
+        R.Literals.push_back(FL);
+      return;
+    }
+    if (const VarDecl *V = doubleConstant(E, Ctx)) {
+      R.Constants.push_back({E, V});
+      return;
+    }
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        collectConstantCauses(CE);
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Region &R;
+};
+
+/// nvcc (like LLVM's instcombine) evaluates `(float)((double)x OP c)` in
+/// float when c is exactly a float, for OP in + - * /: the double rounding
+/// is harmless. Also through a conditional (`c ? x * 0.5 : 0.0`), and for a
+/// comparison `(double)x < c`. Those promotions cost nothing at run time.
+bool foldsToFloat(const Expr *E, ASTContext &Ctx);
+
+bool isWidenedFloat(const Expr *E) {
+  const auto *IC = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
+  return IC && IC->getCastKind() == CK_FloatingCast && isFloatLike(IC->getSubExpr()->getType());
+}
+
+bool exactConstant(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParens();
+  return isConstant(E, Ctx) && exactInFloat(E, Ctx);
+}
+
+bool singleExactOp(const Expr *L, const Expr *R, ASTContext &Ctx) {
+  return (isWidenedFloat(L) && exactConstant(R, Ctx)) ||
+         (isWidenedFloat(R) && exactConstant(L, Ctx));
+}
+
+bool foldsToFloat(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParens();
+  if (isConstant(E, Ctx) || isWidenedFloat(E))
+    return true;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return foldsToFloat(CO->getTrueExpr(), Ctx) && foldsToFloat(CO->getFalseExpr(), Ctx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Minus)
+    return foldsToFloat(UO->getSubExpr(), Ctx);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->isAdditiveOp() || BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Div))
+    return singleExactOp(BO->getLHS(), BO->getRHS(), Ctx);
+  return false;
+}
+
+/// Finds the sinks of device code and hands their regions to a callback.
+class SinkFinder : public RecursiveASTVisitor<SinkFinder> {
+public:
+  using Region = KernelDoublePromotionCheck::Region;
+  using Callback = llvm::function_ref<void(const Expr *Root, Region &R, bool Foldable)>;
+  SinkFinder(ASTContext &Ctx, Callback CB) : Ctx(Ctx), CB(CB) {}
+
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) { return visitCast(IC); }
+  bool VisitExplicitCastExpr(ExplicitCastExpr *EC) { return visitCast(EC); }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (isa<CompoundAssignOperator>(BO))
+      return true;
+    if (!BO->isComparisonOp() || !isDouble(BO->getLHS()->getType()) ||
+        !isDouble(BO->getRHS()->getType()))
+      return true;
+    Region R;
+    R.Ops = 1;
+    R.Float = true;
+    RegionWalker W(Ctx, R);
+    W.walk(BO->getLHS());
+    W.walk(BO->getRHS());
+    CB(BO, R, singleExactOp(BO->getLHS(), BO->getRHS(), Ctx));
+    return true;
+  }
+
+  bool VisitCompoundAssignOperator(CompoundAssignOperator *CA) {
+    if (!isDouble(CA->getComputationLHSType()) || isDouble(CA->getLHS()->getType()))
+      return true;
+    Region R;
+    R.Ops = 1;
+    R.Float = isFloatLike(CA->getLHS()->getType());
+    if (R.Float)
+      ++R.Promoted; // The float on the left is widened.
+    RegionWalker W(Ctx, R);
+    W.walk(CA->getRHS());
+    bool Foldable = R.Float && exactConstant(CA->getRHS(), Ctx) &&
+                    CA->getOpcode() != BO_RemAssign;
+    CB(CA, R, Foldable);
+    return true;
+  }
+
+private:
+  bool visitCast(CastExpr *C) {
+    CastKind K = C->getCastKind();
+    if (K != CK_FloatingCast && K != CK_FloatingToIntegral && K != CK_FloatingToBoolean)
+      return true;
+    const Expr *Sub = C->getSubExpr()->IgnoreParens();
+    if (!isDouble(Sub->getType()) || isDouble(C->getType()))
+      return true;
+    if (isa<ExplicitCastExpr>(C) && isa<ImplicitCastExpr>(Sub))
+      return true; // (float)x where x is double: the implicit part is not ours.
+    if (isConstant(Sub, Ctx))
+      return true; // const float k = 2.5: folded at compile time.
+    Region R;
+    R.Float = K == CK_FloatingCast;
+    RegionWalker(Ctx, R).walk(Sub);
+    CB(Sub, R, R.Float && foldsToFloat(Sub, Ctx));
+    return true;
+  }
+
+  ASTContext &Ctx;
+  Callback CB;
+};
+
+std::string joinList(const std::vector<std::string> &Items) {
+  std::string S;
+  for (size_t I = 0; I < Items.size(); ++I) {
+    if (I)
+      S += I + 1 == Items.size() ? " and " : ", ";
+    S += Items[I];
+  }
+  return S;
+}
+
+} // namespace
+
+KernelDoublePromotionCheck::KernelDoublePromotionCheck(StringRef Id, Severity Level,
+                                                       CheckContext &Ctx)
+    : Check(Id, Level, Ctx), ReportFoldable(option("ReportFoldable", 0) != 0) {}
+
+void KernelDoublePromotionCheck::storeOptions(CheckOptions &Opts) const {
+  storeOption(Opts, "ReportFoldable", ReportFoldable ? 1 : 0);
+}
+
+void KernelDoublePromotionCheck::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+/// Device code the author marked as such: __global__, or an explicit
+/// __device__ (constexpr functions are implicitly __host__ __device__ in
+/// Clang's CUDA mode; they are host code unless device code calls them).
+static bool isExplicitDeviceCode(const FunctionDecl *FD) {
+  if (const auto *G = FD->getAttr<CUDAGlobalAttr>())
+    return !G->isImplicit();
+  const auto *D = FD->getAttr<CUDADeviceAttr>();
+  return D && !D->isImplicit();
+}
+
+void KernelDoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!FD || !FD->hasBody() || FD->isDependentContext())
+    return;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && MD->getParent()->isLambda())
+    return; // Walked as part of the function that holds the lambda.
+  DeviceFunctions.insert(FD);
+}
+
+void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
+  for (const FunctionDecl *FD : DeviceFunctions)
+    analyzeFunction(FD);
+}
+
+void KernelDoublePromotionCheck::analyzeFunction(const FunctionDecl *FD) {
+  ASTContext &AST = Ctx.ast();
+  bool Device = isExplicitDeviceCode(FD);
+  // Host functions may hold __device__ lambdas (extended lambdas).
+  if (!Device) {
+    struct LambdaFinder : RecursiveASTVisitor<LambdaFinder> {
+      std::vector<const LambdaExpr *> Found;
+      bool VisitLambdaExpr(LambdaExpr *LE) {
+        if (const CXXMethodDecl *Op = LE->getCallOperator())
+          if (isExplicitDeviceCode(Op))
+            Found.push_back(LE);
+        return true;
+      }
+    } LF;
+    LF.TraverseStmt(FD->getBody());
+    for (const LambdaExpr *LE : LF.Found) {
+      SinkFinder(AST, [&](const Expr *Root, Region &R, bool Foldable) {
+        if (!Foldable || ReportFoldable)
+          report(FD, Root, R);
+      }).TraverseStmt(LE->getBody());
+    }
+    return;
+  }
+  SinkFinder(AST, [&](const Expr *Root, Region &R, bool Foldable) {
+    if (!Foldable || ReportFoldable)
+      report(FD, Root, R);
+  }).TraverseStmt(FD->getBody());
+}
+
+std::vector<const FunctionDecl *>
+KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
+  if (!CallersBuilt) {
+    CallersBuilt = true;
+    struct CallFinder : RecursiveASTVisitor<CallFinder> {
+      const FunctionDecl *Caller = nullptr;
+      llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> *Out = nullptr;
+      bool shouldVisitLambdaBody() const { return true; }
+      bool VisitCallExpr(CallExpr *CE) {
+        if (const FunctionDecl *Callee = CE->getDirectCallee())
+          (*Out)[Callee->getCanonicalDecl()].push_back(Caller);
+        return true;
+      }
+    };
+    for (const FunctionDecl *F : DeviceFunctions) {
+      CallFinder CF;
+      CF.Caller = F;
+      CF.Out = &Callers;
+      CF.TraverseStmt(F->getBody());
+    }
+  }
+  std::vector<const FunctionDecl *> Kernels;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  std::vector<const FunctionDecl *> Work = {FD};
+  while (!Work.empty() && Seen.size() < 256) {
+    const FunctionDecl *F = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(F).second)
+      continue;
+    if (isKernel(F)) {
+      Kernels.push_back(F);
+      continue;
+    }
+    auto It = Callers.find(F->getCanonicalDecl());
+    if (It != Callers.end())
+      for (const FunctionDecl *C : It->second)
+        Work.push_back(C);
+  }
+  return Kernels;
+}
+
+void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root,
+                                        const Region &R) {
+  if (R.RealDouble || R.Promoted == 0)
+    return;
+  if (R.Literals.empty() && R.Constants.empty() && R.MathCalls.empty())
+    return;
+  ASTContext &AST = Ctx.ast();
+  const SourceManager &SM = AST.getSourceManager();
+  const LangOptions &LO = AST.getLangOpts();
+
+  // The first cause in source order carries the finding.
+  clang::SourceLocation First;
+  auto Consider = [&](clang::SourceLocation L) {
+    if (First.isInvalid() || SM.isBeforeInTranslationUnit(L, First))
+      First = L;
+  };
+  for (const FloatingLiteral *L : R.Literals)
+    Consider(L->getLocation());
+  for (auto &[E, V] : R.Constants)
+    Consider(E->getBeginLoc());
+  for (auto &[C, N] : R.MathCalls)
+    Consider(C->getBeginLoc());
+  if (!Reported.insert(SM.getFileLoc(First).getRawEncoding()).second)
+    return; // Another instantiation of the same template code.
+
+  bool Instantiated = FD->isTemplateInstantiation() ||
+                      (isa<CXXMethodDecl>(FD) &&
+                       cast<CXXMethodDecl>(FD)->getParent()->getTemplateInstantiationPattern());
+
+  std::vector<std::string> Causes, Fixes, Evidence;
+  struct Edit {
+    CharSourceRange Range;
+    std::string Text;
+  };
+  std::vector<Edit> Edits;
+  std::vector<std::string> LiteralTexts;
+  for (const FloatingLiteral *L : R.Literals) {
+    CharSourceRange Tok = CharSourceRange::getTokenRange(L->getLocation());
+    std::string Spelling =
+        Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getSpellingLoc(L->getLocation())),
+                             SM, LO)
+            .str();
+    Evidence.push_back(Spelling);
+    if (L->getLocation().isMacroID()) {
+      StringRef Macro = Lexer::getImmediateMacroName(L->getLocation(), SM, LO);
+      LiteralTexts.push_back(Macro.empty() ? Spelling : Macro.str() + " (" + Spelling + ")");
+      // M_PI and friends: a macro whose whole expansion is the literal.
+      clang::SourceLocation Begin;
+      if (Lexer::isAtStartOfMacroExpansion(L->getLocation(), SM, LO, &Begin) &&
+          Lexer::isAtEndOfMacroExpansion(L->getLocation(), SM, LO)) {
+        CharSourceRange File = Lexer::makeFileCharRange(Tok, SM, LO);
+        StringRef Name = Lexer::getSourceText(File, SM, LO);
+        bool Identifier = !Name.empty() && llvm::all_of(Name, [](char C) {
+          return llvm::isAlnum(C) || C == '_';
+        });
+        if (File.isValid() && Identifier) {
+          Edits.push_back({File, "static_cast<float>(" + Name.str() + ")"});
+          Fixes.push_back("static_cast<float>(" + Name.str() + ")");
+          continue;
+        }
+      }
+      Fixes.push_back(Spelling + "f");
+      continue;
+    }
+    LiteralTexts.push_back(Spelling);
+    Edits.push_back({Tok, Spelling + "f"});
+    Fixes.push_back(Spelling + "f");
+  }
+  if (!LiteralTexts.empty())
+    Causes.push_back(std::string(LiteralTexts.size() == 1 ? "the double literal "
+                                                          : "the double literals ") +
+                     joinList(LiteralTexts));
+  std::vector<std::string> ConstNames;
+  for (auto &[E, V] : R.Constants) {
+    ConstNames.push_back("'" + V->getName().str() + "'");
+    Evidence.push_back(V->getName().str());
+  }
+  if (!ConstNames.empty()) {
+    Causes.push_back(std::string(ConstNames.size() == 1 ? "the double constant "
+                                                        : "the double constants ") +
+                     joinList(ConstNames));
+    Fixes.push_back("float constants");
+  }
+  std::vector<std::string> FnNames;
+  for (auto &[C, N] : R.MathCalls) {
+    std::string Name = N.str();
+    if (!llvm::is_contained(FnNames, Name))
+      FnNames.push_back(Name);
+    Evidence.push_back(Name);
+    const auto *DRE = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts());
+    bool StdQualified = DRE && DRE->getQualifier() &&
+                        DRE->getQualifier()->getKind() != NestedNameSpecifier::Global;
+    if (DRE && !StdQualified)
+      Edits.push_back({CharSourceRange::getTokenRange(DRE->getNameInfo().getLoc()), Name + "f"});
+    // std::sqrt picks its float overload once the argument is float.
+    if (!StdQualified && !llvm::is_contained(Fixes, Name + "f"))
+      Fixes.push_back(Name + "f");
+  }
+  if (!FnNames.empty())
+    Causes.push_back(std::string(FnNames.size() == 1 ? "the double function "
+                                                     : "the double functions ") +
+                     joinList(FnNames));
+
+  std::string Msg = "float arithmetic promoted to double by " + joinList(Causes) +
+                    ": it runs in FP64, at 1/2 of the FP32 rate on H100/H200 and 1/64 on "
+                    "GeForce and L4/L40S-class GPUs, plus conversions; use " + joinList(Fixes);
+  auto D = diag(First, Msg);
+  D.range(Root->getSourceRange());
+  if (!Instantiated)
+    for (const Edit &E : Edits)
+      D.fix(E.Range, E.Text);
+  for (auto &[E, V] : R.Constants)
+    D.note(V->getLocation(), "'" + V->getName().str() + "' is declared double here");
+  if (isKernel(FD)) {
+    D.kernel(FD);
+  } else {
+    for (const FunctionDecl *K : kernelsReaching(FD))
+      D.kernel(K);
+  }
+  llvm::json::Array CauseArray;
+  for (std::string &C : Evidence)
+    CauseArray.push_back(std::move(C));
+  D.evidence("function", FD->getNameAsString())
+      .evidence("causes", std::move(CauseArray))
+      .evidence("doubleOps", static_cast<int64_t>(R.Ops + R.MathCalls.size()))
+      .evidence("mathFunctions", static_cast<int64_t>(R.MathCalls.size()))
+      .evidence("promotedValues", static_cast<int64_t>(R.Promoted))
+      .evidence("resultType", R.Float ? "float" : "integer");
+}
+
+CUDA_ADVISOR_REGISTER_CHECK(KernelDoublePromotionCheck)
+
+} // namespace cuda_advisor::checks
