@@ -49,7 +49,9 @@ json::Value toJson(const RunSummary &S) {
 static json::Value fixToJson(const FixIt &Fix) {
   return json::Object{{"file", Fix.Range.Begin.File},
                       {"offset", Fix.Range.Begin.Offset},
-                      {"length", Fix.Range.End.Offset - Fix.Range.Begin.Offset},
+                      {"length", Fix.Range.End.Offset >= Fix.Range.Begin.Offset
+                                     ? Fix.Range.End.Offset - Fix.Range.Begin.Offset
+                                     : 0},
                       {"line", Fix.Range.Begin.Line},
                       {"column", Fix.Range.Begin.Column},
                       {"endLine", Fix.Range.End.Line},
