@@ -1,5 +1,8 @@
 // RUN: %expect-exit 0 %cuda-advisor --checks='-*,compat-removed-api' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='note:' --implicit-check-not='warning:' --implicit-check-not='error:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 0 %cuda-advisor --cuda-path=bundled --checks='-*,compat-removed-api' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='note:' --implicit-check-not='warning:' --implicit-check-not='error:'
 // REQUIRES: cuda
 //
 // Legacy code written for CUDA 11 and older: it parses against CUDA 13 only

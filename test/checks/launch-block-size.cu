@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-block-size' %s -- -x cuda \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-block-size' %s -- -x cuda \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>

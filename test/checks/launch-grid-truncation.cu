@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' %s -- -x cuda \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-grid-truncation' %s -- -x cuda \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' --format=json %s -- -x cuda \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // REQUIRES: cuda

@@ -1,0 +1,2 @@
+/* cuda-advisor bundled minimal CUDA declarations: driver_types.h (see cuda_advisor_minimal.h). */
+#include "cuda_advisor_minimal.h"

@@ -1,0 +1,2 @@
+/* cuda-advisor bundled minimal CUDA declarations: sm_20_atomic_functions.h (see cuda_advisor_minimal.h). */
+#include "cuda_advisor_minimal.h"

@@ -1,0 +1,2 @@
+/* cuda-advisor bundled minimal CUDA declarations: vector_types.h (see cuda_advisor_minimal.h). */
+#include "cuda_advisor_minimal.h"
