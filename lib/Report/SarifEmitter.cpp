@@ -213,13 +213,17 @@ private:
     return Logical;
   }
 
+  /// The finding's fix-its as one SARIF fix, or null when none is usable.
   json::Value fix(const Finding &F) {
     std::map<std::string, json::Array> ByFile;
     std::optional<detail::TextEdit> Only;
     for (const FixIt &Fix : F.Fixes) {
-      if (!Fix.Range.Begin.isValid())
-        continue;
       SourceLocation End = Fix.Range.End.isValid() ? Fix.Range.End : Fix.Range.Begin;
+      // A deleted region needs its end: without one it runs to the line's end.
+      if (!Fix.Range.Begin.isValid() || End.File != Fix.Range.Begin.File ||
+          std::make_pair(End.Line, End.Column) <
+              std::make_pair(Fix.Range.Begin.Line, Fix.Range.Begin.Column))
+        continue;
       json::Object Deleted = region(Fix.Range.Begin, &End);
       // Byte offsets only when they agree with the file as it is now.
       if (std::optional<detail::TextEdit> E = detail::resolveFix(Fix, Sources, /*Strict=*/true)) {
@@ -232,6 +236,8 @@ private:
         Replacement["insertedContent"] = json::Object{{"text", Fix.Replacement}};
       ByFile[Fix.Range.Begin.File].push_back(std::move(Replacement));
     }
+    if (ByFile.empty())
+      return nullptr;
     json::Array Changes;
     for (auto &[File, Replacements] : ByFile)
       Changes.push_back(json::Object{{"artifactLocation", artifactLocation(File, "resultFile")},
@@ -305,8 +311,8 @@ private:
     }
     if (!Related.empty())
       R["relatedLocations"] = std::move(Related);
-    if (!F.Fixes.empty())
-      R["fixes"] = json::Array{fix(F)};
+    if (json::Value Fix = fix(F); Fix.kind() != json::Value::Null)
+      R["fixes"] = json::Array{std::move(Fix)};
     R["partialFingerprints"] = json::Object{{FingerprintKey, fingerprint(F, Loc)}};
 
     json::Object Props{{"evidence", json::Object(F.Evidence)}};

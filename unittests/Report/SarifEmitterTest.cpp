@@ -242,3 +242,18 @@ TEST(SarifEmitterTest, IdenticalLinesGetDistinctFingerprints) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SarifEmitterTest, UnusableFixItsAreLeftOut) {
+  TempDir Dir;
+  std::string File = Dir.write("a.cu", SeedSource);
+  Finding F = gridFinding(File);
+  F.Fixes[0].Range.End.File = Dir.file("other.cu"); // No end in this file.
+  Value Doc = sarif({F}, context(Dir));
+  const Object *R = resultOf(run0(Doc), "launch-grid-truncation");
+  ASSERT_TRUE(R);
+  EXPECT_FALSE(R->getArray("fixes"));
+}
+
+} // namespace
