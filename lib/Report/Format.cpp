@@ -93,9 +93,7 @@ std::string detail::formatShare(double Share) {
 std::string formatCost(const Cost &C) {
   if (!C.Matched)
     return "not seen in the profile";
-  Finding F;
-  F.Ranking = C;
-  auto [Measured, Saving] = detail::costColumns(F);
+  auto [Measured, Saving] = detail::costColumns(C);
   return "measured: " + Measured + "; estimated saving: " + Saving;
 }
 

@@ -272,10 +272,9 @@ std::string countFindings(ArrayRef<Finding> Findings) {
   return countOf(Findings.size(), "finding") + " (" + join(Parts, ", ") + ")";
 }
 
-std::pair<std::string, std::string> costColumns(const Finding &F) {
-  if (!isRanked(F))
+std::pair<std::string, std::string> costColumns(const Cost &C) {
+  if (!C.Matched)
     return {"not seen in the profile", ""};
-  const Cost &C = *F.Ranking;
   std::string Measured;
   if (C.Calls)
     Measured = countOf(C.Calls, "call") + ", ";

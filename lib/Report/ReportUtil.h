@@ -128,7 +128,10 @@ std::string formatShare(double Share);
 
 /// The cost columns of a finding: "100 calls, 35.2 ms (28% of GPU time)" and
 /// "34.8 ms"; "not seen in the profile" and "" when it was not matched.
-std::pair<std::string, std::string> costColumns(const Finding &F);
+std::pair<std::string, std::string> costColumns(const Cost &C);
+inline std::pair<std::string, std::string> costColumns(const Finding &F) {
+  return costColumns(F.Ranking.value_or(Cost()));
+}
 
 } // namespace cuda_advisor::report::detail
 
