@@ -124,6 +124,17 @@ public:
   }
 };
 
+bool mentionsThis(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CXXThisExpr>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsThis(Child))
+      return true;
+  return false;
+}
+
 bool hasContinue(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S))
     return false;
@@ -535,7 +546,7 @@ void Walker::walkCall(const CallExpr *Call) {
   const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
   bool Inlinable = Def && Def->hasBody() && !inSystemHeader(Def) && Depth < S.MaxDepth &&
                    !inChain(Def) && !Def->isDependentContext() &&
-                   (!MD || MD->isStatic()) && !Def->isVariadic();
+                   (!MD || MD->isStatic() || !usesThis(Def)) && !Def->isVariadic();
   if (Inlinable) {
     inlineCall(Call, Def, Shift);
     return invalidateWrittenArgs(Call);
@@ -926,11 +937,18 @@ void Walker::walkLoop(const Stmt *L) {
     Defs[Entry.first] = SymValue::none();
 }
 
+bool Walker::usesThis(const FunctionDecl *Def) {
+  auto [It, Inserted] = S.UsesThis.try_emplace(Def, false);
+  if (Inserted)
+    It->second = mentionsThis(Def->getBody());
+  return It->second;
+}
+
 } // namespace detail
 
 void walkFunction(ASTContext &Ctx, ValueTracker &VT, const FunctionDecl *FD, KernelSummary &Out,
                   unsigned MaxInlineDepth) {
-  detail::WalkShared S{Ctx, VT, Out, MaxInlineDepth};
+  detail::WalkShared S(Ctx, VT, Out, MaxInlineDepth);
   detail::Walker W(S, FD, 0, {}, nullptr);
   W.bindParameters(isKernel(FD));
   W.run();

@@ -109,10 +109,14 @@ CallRole classifyDeviceCall(const clang::FunctionDecl *FD);
 const VarDecl *localVar(const Expr *E);
 
 struct WalkShared {
+  WalkShared(ASTContext &Ctx, ValueTracker &VT, KernelSummary &Out, unsigned MaxDepth)
+      : Ctx(Ctx), VT(VT), Out(Out), MaxDepth(MaxDepth) {}
   ASTContext &Ctx;
   ValueTracker &VT;
   KernelSummary &Out;
   unsigned MaxDepth;
+  /// Methods whose bodies mention `this` (they are not inlined).
+  llvm::DenseMap<const FunctionDecl *, bool> UsesThis;
 };
 
 
@@ -202,6 +206,9 @@ private:
   bool inSystemHeader(const Decl *D) const;
 
   bool inChain(const FunctionDecl *Def) const;
+  /// A method that reads no member can be inlined like a free function
+  /// (SharedMemory<T>::operator T *()).
+  bool usesThis(const FunctionDecl *Def);
 
   /// An argument that hands the callee memory it may read or write.
   bool passesMemory(const Expr *Arg);

@@ -22,6 +22,20 @@ using namespace clang;
 
 namespace cuda_advisor::analysis::detail {
 
+/// Parens and the nodes that only manage temporaries' lifetimes.
+static const Expr *skipWrappers(const Expr *E) {
+  while (true) {
+    const Expr *Prev = E;
+    E = E->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    if (E == Prev)
+      return E;
+  }
+}
+
 unsigned Walker::sizeOf(QualType T) const {
   T = T.getNonReferenceType();
   if (T.isNull() || T->isIncompleteType() || T->isDependentType() || T->isVoidType() ||
@@ -183,7 +197,7 @@ AffineForm Walker::modulo(const AffineForm &L, int64_t K, const Expr *E) {
 AffineForm Walker::intForm(const Expr *E, unsigned D) {
   if (!E || D > 48)
     return AffineForm::unknown();
-  E = E->IgnoreParens();
+  E = skipWrappers(E);
   if (E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
     return AffineForm::unknown();
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
@@ -200,6 +214,7 @@ AffineForm Walker::intForm(const Expr *E, unsigned D) {
       return loadedInt(CE->getSubExpr(), E);
     case CK_IntegralCast:
     case CK_NoOp:
+    case CK_UserDefinedConversion:
       return intForm(CE->getSubExpr(), D + 1);
     case CK_IntegralToBoolean:
     case CK_BooleanToSignedIntegral: {
@@ -324,7 +339,7 @@ AffineForm Walker::callForm(const CallExpr *Call, unsigned D) {
 PointerValue Walker::ptrValue(const Expr *E, unsigned D) {
   if (!E || D > 48)
     return PointerValue::unknown();
-  E = E->IgnoreParens();
+  E = skipWrappers(E);
   if (E->isValueDependent() || E->isTypeDependent())
     return PointerValue::unknown();
   if (E->isGLValue() && E->getType()->isArrayType()) {
@@ -343,6 +358,8 @@ PointerValue Walker::ptrValue(const Expr *E, unsigned D) {
     case CK_NoOp:
     case CK_AddressSpaceConversion:
     case CK_UncheckedDerivedToBase:
+    case CK_UserDefinedConversion: // SharedMemory<T>(): its operator T *() call.
+    case CK_ConstructorConversion:
       return ptrValue(CE->getSubExpr(), D + 1);
     default:
       return PointerValue::unknown();
@@ -420,7 +437,7 @@ LValue Walker::lvalue(const Expr *E, unsigned D) {
   LValue Result;
   if (!E || D > 48)
     return Result;
-  E = E->IgnoreParens();
+  E = skipWrappers(E);
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     if (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueBitCast ||
         CE->getCastKind() == CK_UncheckedDerivedToBase)

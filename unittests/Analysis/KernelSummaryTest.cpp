@@ -377,3 +377,52 @@ TEST(KernelSummaryTest, StructParameters) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(KernelSummaryTest, SharedMemoryConversionIdiom) {
+  // The CUDA samples' SharedMemory<T>: a method that only returns the
+  // extern __shared__ array is inlined like a free function.
+  Snippet S(R"(
+    template <class T> struct SharedMemory {
+      __device__ inline operator T *() {
+        extern __shared__ int __smem[];
+        return (T *)__smem;
+      }
+    };
+    struct Counter {
+      int *p;
+      __device__ int get() { return p[threadIdx.x]; }
+    };
+    template <class T>
+    __global__ void reduce1(T *g_idata, T *g_odata, unsigned int n) {
+      T *sdata = SharedMemory<T>();
+      unsigned int tid = threadIdx.x;
+      sdata[tid] = g_idata[blockIdx.x * blockDim.x + threadIdx.x];
+      for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+        int index = 2 * s * tid;
+        if (index < blockDim.x)
+          sdata[index] += sdata[index + s];
+      }
+      if (tid == 0)
+        g_odata[blockIdx.x] = sdata[0];
+    }
+    __global__ void member(Counter c, int *out) { out[threadIdx.x] = c.get(); }
+    void launch(float *a, float *b) { reduce1<float><<<1, 256, 1024>>>(a, b, 256); })");
+  ASSERT_TRUE(S.ok());
+  const KernelSummary *K = S.summary("reduce1", /*Instantiation=*/true);
+  ASSERT_TRUE(K);
+  EXPECT_FALSE(K->HasOpaqueCalls);
+  EXPECT_TRUE(K->UsesSharedMemory);
+  const MemoryAccess *A = S.access(*K, "sdata[index]");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Address.Root.Space, MemorySpace::Shared);
+  EXPECT_TRUE(A->Address.Root.DynamicShared);
+  EXPECT_EQ(S.str(A->laneStride()), "8 * s");
+  // A method that reads a member is not inlined: an opaque call.
+  const KernelSummary *M = S.summary("member");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(M->HasOpaqueCalls);
+}
+
+} // namespace
