@@ -182,7 +182,8 @@ YamlDocument fixesDocument(ArrayRef<Finding> Findings) {
       unsigned End = Fix.Range.End.isValid() ? Fix.Range.End.Offset : B.Offset;
       if (End < B.Offset || (Fix.Range.End.isValid() && Fix.Range.End.File != B.File))
         continue;
-      D.DiagnosticMessage.Replacements.push_back({B.File, B.Offset, End - B.Offset, Fix.Replacement});
+      D.DiagnosticMessage.Replacements.push_back(
+          {B.File, B.Offset, End - B.Offset, Fix.Replacement});
     }
     if (D.DiagnosticMessage.FilePath.empty() && !D.DiagnosticMessage.Replacements.empty())
       D.DiagnosticMessage.FilePath = D.DiagnosticMessage.Replacements.front().FilePath;
@@ -337,7 +338,8 @@ Error applyFixesInPlace(ArrayRef<Finding> Findings, FixOutcome &Out) {
   }
   for (size_t I = 0; I < Findings.size(); ++I)
     if (!Excluded[I] && !ConflictsWith[I].empty()) {
-      Out.Skipped.push_back(where(Findings[I]) + " fix-it not applied: it conflicts with the fix-it of " +
+      Out.Skipped.push_back(where(Findings[I]) +
+                            " fix-it not applied: it conflicts with the fix-it of " +
                             ConflictsWith[I]);
       Excluded[I] = true;
     }

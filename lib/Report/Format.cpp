@@ -27,8 +27,7 @@ std::optional<OutputFormat> parseOutputFormat(StringRef Name) {
   return std::nullopt;
 }
 
-void emit(OutputFormat F, raw_ostream &OS, ArrayRef<Finding> Findings,
-          const ReportContext &Ctx) {
+void emit(OutputFormat F, raw_ostream &OS, ArrayRef<Finding> Findings, const ReportContext &Ctx) {
   switch (F) {
   case OutputFormat::Text:
     return emitText(OS, Findings, Ctx);
@@ -103,8 +102,7 @@ std::string formatSummary(const RunSummary &S) {
     Out += " of " + formatDuration(S.WallNs);
   if (S.RankedFindings == 0)
     return Out + "; no finding was seen in the profile";
-  Out += "; " + detail::countOf(S.RankedFindings, "finding") +
-         " could save about " +
+  Out += "; " + detail::countOf(S.RankedFindings, "finding") + " could save about " +
          formatDuration(S.TotalSavingNs);
   return Out;
 }

@@ -59,7 +59,8 @@ public:
     OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
        << "<title>cuda-advisor report</title>\n<style>" << Style << "</style>\n</head>\n<body>\n";
-    OS << "<header>\n<h1>cuda-advisor report</h1>\n<p>" << escapeHtml(detail::countFindings(Findings));
+    OS << "<header>\n<h1>cuda-advisor report</h1>\n<p>"
+       << escapeHtml(detail::countFindings(Findings));
     if (!Ctx.Sources.empty())
       OS << " in " << escapeHtml(detail::countOf(Ctx.Sources.size(), "file"));
     if (!Ctx.ToolVersion.empty())
@@ -156,8 +157,8 @@ private:
       Body += "<span class=\"ln\">" + std::string(Number.size() < 5 ? 5 - Number.size() : 0, ' ') +
               Number + "  </span>";
       if (From < To)
-        Body += escapeHtml(Line->substr(0, From)) + "<mark>" +
-                escapeHtml(Line->slice(From, To)) + "</mark>" + escapeHtml(Line->substr(To));
+        Body += escapeHtml(Line->substr(0, From)) + "<mark>" + escapeHtml(Line->slice(From, To)) +
+                "</mark>" + escapeHtml(Line->substr(To));
       else
         Body += escapeHtml(*Line);
       Body += "\n";

@@ -77,9 +77,8 @@ json::Value toJson(const Finding &F) {
   json::Array Sites;
   for (const SourceLocation &L : F.Keys.CallSites)
     Sites.push_back(toJson(L));
-  O["join"] = json::Object{{"callSites", std::move(Sites)},
-                           {"kernels", F.Keys.Kernels},
-                           {"api", F.Keys.Api}};
+  O["join"] = json::Object{
+      {"callSites", std::move(Sites)}, {"kernels", F.Keys.Kernels}, {"api", F.Keys.Api}};
   O["evidence"] = json::Object(F.Evidence);
   if (F.Ranking)
     O["cost"] = toJson(*F.Ranking);

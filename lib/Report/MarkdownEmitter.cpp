@@ -17,7 +17,6 @@
 #include "ReportUtil.h"
 #include "cuda-advisor/Report/Report.h"
 
-
 using namespace llvm;
 
 namespace cuda_advisor::report {
@@ -78,8 +77,8 @@ private:
     for (size_t I = 0; I < Order.size(); ++I) {
       const Finding &F = *Order[I];
       std::string Where = detail::locationText(detail::primaryLocation(F), Root);
-      OS << "| " << I + 1 << " | " << severityName(F.Level)
-         << ": " << escapeMarkdown(F.Message) << " " << markdownCode(F.CheckId, true) << " | "
+      OS << "| " << I + 1 << " | " << severityName(F.Level) << ": " << escapeMarkdown(F.Message)
+         << " " << markdownCode(F.CheckId, true) << " | "
          << (Where.empty() ? "(no source location)" : markdownCode(Where, true)) << " |";
       if (Ranked) {
         auto [Measured, Saving] = detail::costColumns(F);

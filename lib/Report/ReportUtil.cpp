@@ -87,8 +87,7 @@ std::optional<std::pair<unsigned, unsigned>> SourceCache::lineColumn(StringRef F
 // Fix-its as byte edits
 //===----------------------------------------------------------------------===//
 
-static std::optional<unsigned> offsetFromLineColumn(const SourceLocation &L,
-                                                    SourceCache &Sources) {
+static std::optional<unsigned> offsetFromLineColumn(const SourceLocation &L, SourceCache &Sources) {
   std::optional<unsigned> Start = Sources.lineStart(L.File, L.Line);
   std::optional<StringRef> Text = Sources.line(L.File, L.Line);
   if (!Start || L.Column == 0)

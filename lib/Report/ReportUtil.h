@@ -30,8 +30,7 @@ public:
   /// Byte offset of the start of Line (1-based), or nullopt.
   std::optional<unsigned> lineStart(llvm::StringRef File, unsigned Line);
   /// The 1-based line and column of byte Offset, or nullopt past the end.
-  std::optional<std::pair<unsigned, unsigned>> lineColumn(llvm::StringRef File,
-                                                          unsigned Offset);
+  std::optional<std::pair<unsigned, unsigned>> lineColumn(llvm::StringRef File, unsigned Offset);
 
 private:
   struct Entry {

@@ -119,9 +119,8 @@ public:
     Run["artifacts"] = std::move(Artifacts);
     if (Ctx.Summary)
       Run["properties"] = json::Object{{"summary", toJson(*Ctx.Summary)}};
-    return json::Object{{"$schema", SchemaUri},
-                        {"version", "2.1.0"},
-                        {"runs", json::Array{std::move(Run)}}};
+    return json::Object{
+        {"$schema", SchemaUri}, {"version", "2.1.0"}, {"runs", json::Array{std::move(Run)}}};
   }
 
 private:
@@ -189,8 +188,7 @@ private:
     return R;
   }
 
-  json::Object physicalLocation(const SourceLocation &L, const SourceRange *Range,
-                                StringRef Role) {
+  json::Object physicalLocation(const SourceLocation &L, const SourceRange *Range, StringRef Role) {
     SourceLocation Begin = L;
     const SourceLocation *End = nullptr;
     // The highlighted range, when it holds the location (clang's ranges do).
@@ -292,8 +290,8 @@ private:
     SourceLocation Loc = detail::primaryLocation(F);
     if (Loc.isValid()) {
       const SourceRange *Range = F.Loc.isValid() ? &F.Range : nullptr;
-      R["locations"] =
-          json::Array{json::Object{{"physicalLocation", physicalLocation(Loc, Range, "resultFile")}}};
+      R["locations"] = json::Array{
+          json::Object{{"physicalLocation", physicalLocation(Loc, Range, "resultFile")}}};
     } else if (json::Value Logical = logicalLocations(F); !Logical.getAsArray()->empty()) {
       R["locations"] = json::Array{json::Object{{"logicalLocations", std::move(Logical)}}};
     }
@@ -305,9 +303,10 @@ private:
         UnlocatedNotes.push_back(N.Message);
         continue;
       }
-      Related.push_back(json::Object{{"id", static_cast<int64_t>(Related.size() + 1)},
-                                     {"physicalLocation", physicalLocation(N.Loc, nullptr, "resultFile")},
-                                     {"message", json::Object{{"text", N.Message}}}});
+      Related.push_back(
+          json::Object{{"id", static_cast<int64_t>(Related.size() + 1)},
+                       {"physicalLocation", physicalLocation(N.Loc, nullptr, "resultFile")},
+                       {"message", json::Object{{"text", N.Message}}}});
     }
     if (!Related.empty())
       R["relatedLocations"] = std::move(Related);
@@ -341,13 +340,14 @@ private:
     json::Array Tags{"cuda", "performance"};
     if (C.Runtime)
       Tags.push_back("runtime");
-    json::Object R{{"id", C.Id},
-                   {"name", ruleName(C.Id)},
-                   {"shortDescription", json::Object{{"text", C.Summary.empty() ? C.Id : C.Summary}}},
-                   {"fullDescription", json::Object{{"text", Full.empty() ? C.Summary : Full}}},
-                   {"help", std::move(Help)},
-                   {"defaultConfiguration", json::Object{{"level", sarifLevel(C.DefaultSeverity)}}},
-                   {"properties", json::Object{{"tags", std::move(Tags)}}}};
+    json::Object R{
+        {"id", C.Id},
+        {"name", ruleName(C.Id)},
+        {"shortDescription", json::Object{{"text", C.Summary.empty() ? C.Id : C.Summary}}},
+        {"fullDescription", json::Object{{"text", Full.empty() ? C.Summary : Full}}},
+        {"help", std::move(Help)},
+        {"defaultConfiguration", json::Object{{"level", sarifLevel(C.DefaultSeverity)}}},
+        {"properties", json::Object{{"tags", std::move(Tags)}}}};
     if (std::string Uri = helpUri(C.Id); !Uri.empty())
       R["helpUri"] = Uri;
     return R;
@@ -403,9 +403,10 @@ private:
   json::Object invocation() {
     json::Array Notifications;
     for (const InputError &E : Ctx.Errors) {
-      json::Object N{{"level", "error"},
-                     {"message", json::Object{{"text", E.File.empty() ? E.Message
-                                                                      : E.File + ": " + E.Message}}}};
+      json::Object N{
+          {"level", "error"},
+          {"message",
+           json::Object{{"text", E.File.empty() ? E.Message : E.File + ": " + E.Message}}}};
       if (!E.File.empty())
         N["locations"] = json::Array{json::Object{
             {"physicalLocation",

@@ -123,7 +123,8 @@ static std::string fixItLine(ArrayRef<FixIt> Fixes, StringRef File, unsigned Lin
   std::vector<const FixIt *> OnLine;
   for (const FixIt &Fix : Fixes)
     if (Fix.Range.Begin.File == File && Fix.Range.Begin.Line == LineNo &&
-        !Fix.Replacement.empty() && StringRef(Fix.Replacement).find_first_of("\r\n") == StringRef::npos)
+        !Fix.Replacement.empty() &&
+        StringRef(Fix.Replacement).find_first_of("\r\n") == StringRef::npos)
       OnLine.push_back(&Fix);
   llvm::stable_sort(OnLine, [](const FixIt *A, const FixIt *B) {
     return A->Range.Begin.Column < B->Range.Begin.Column;
@@ -224,7 +225,8 @@ private:
       Last = std::max(Last, R.Line);
     }
     if (Last - First + 1 > MaxSnippetLines) {
-      First = std::max(First, Loc.Line > MaxSnippetLines - 1 ? Loc.Line - (MaxSnippetLines - 1) : 1);
+      First =
+          std::max(First, Loc.Line > MaxSnippetLines - 1 ? Loc.Line - (MaxSnippetLines - 1) : 1);
       Last = std::min(Last, First + MaxSnippetLines - 1);
     }
     Last = std::min(Last, Sources.lineCount(Loc.File));

@@ -10,7 +10,8 @@ namespace {
 
 /// A finding whose one fix-it replaces bytes [Begin, End) of line Line.
 Finding replace(const std::string &File, llvm::StringRef Text, unsigned Line, unsigned Begin,
-                unsigned End, llvm::StringRef With, llvm::StringRef Check = "launch-grid-truncation") {
+                unsigned End, llvm::StringRef With,
+                llvm::StringRef Check = "launch-grid-truncation") {
   Finding F;
   F.CheckId = Check.str();
   F.Message = "m";
@@ -22,25 +23,39 @@ Finding replace(const std::string &File, llvm::StringRef Text, unsigned Line, un
 TEST(FixesYamlTest, ClangTidyExportFormat) {
   TempDir Dir;
   std::string File = Dir.write("a.cu", SeedSource);
-  std::string Out = render([](llvm::raw_ostream &OS, llvm::ArrayRef<Finding> F,
-                              const ReportContext &) { writeFixesYaml(OS, F); },
-                           {gridFinding(File), copyFinding(File), runtimeFinding()}, ReportContext());
+  std::string Out =
+      render([](llvm::raw_ostream &OS, llvm::ArrayRef<Finding> F,
+                const ReportContext &) { writeFixesYaml(OS, F); },
+             {gridFinding(File), copyFinding(File), runtimeFinding()}, ReportContext());
   unsigned Offset = llvm::StringRef(SeedSource).find("n / 256");
-  EXPECT_EQ(Out.find("---\nMainSourceFile:  '" + File + "'\nDiagnostics:\n"
+  EXPECT_EQ(Out.find("---\nMainSourceFile:  '" + File +
+                     "'\nDiagnostics:\n"
                      "  - DiagnosticName:  launch-grid-truncation\n"
                      "    DiagnosticMessage:\n"
                      "      Message:         'grid of n / 256 blocks drops the last n % 256 "
                      "elements when n is not a multiple of 256; round up'\n"
-                     "      FilePath:        '" + File + "'\n"
-                     "      FileOffset:      " + std::to_string(Offset) + "\n"
+                     "      FilePath:        '" +
+                     File +
+                     "'\n"
+                     "      FileOffset:      " +
+                     std::to_string(Offset) +
+                     "\n"
                      "      Replacements:\n"
-                     "        - FilePath:        '" + File + "'\n"
-                     "          Offset:          " + std::to_string(Offset) + "\n"
+                     "        - FilePath:        '" +
+                     File +
+                     "'\n"
+                     "          Offset:          " +
+                     std::to_string(Offset) +
+                     "\n"
                      "          Length:          7\n"
                      "          ReplacementText: '(n + 255) / 256'\n"
                      "      Ranges:\n"
-                     "        - FilePath:        '" + File + "'\n"
-                     "          FileOffset:      " + std::to_string(Offset) + "\n"
+                     "        - FilePath:        '" +
+                     File +
+                     "'\n"
+                     "          FileOffset:      " +
+                     std::to_string(Offset) +
+                     "\n"
                      "          Length:          7\n"
                      "    Level:           Warning\n"),
             0u)
@@ -64,8 +79,9 @@ TEST(FixesYamlTest, ClangTidyExportFormat) {
 TEST(FixesYamlTest, ExportFailureNamesTheFile) {
   llvm::Error E = exportFixes("/nonexistent/dir/fixes.yaml", {});
   ASSERT_TRUE(static_cast<bool>(E));
-  EXPECT_NE(llvm::toString(std::move(E)).find("/nonexistent/dir/fixes.yaml: cannot write the fix-its"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(std::move(E)).find("/nonexistent/dir/fixes.yaml: cannot write the fix-its"),
+      std::string::npos);
 }
 
 TEST(ApplyFixesTest, AppliesAndKeepsPermissions) {
@@ -103,10 +119,14 @@ TEST(ApplyFixesTest, ConflictingFixesAreAllLeftOut) {
   EXPECT_EQ(Out.Applied, 1u);
   EXPECT_EQ(Dir.read("c.cu"), "int x = a / b + c / d;\nint y = (e + f - 1) / f;\n");
   ASSERT_EQ(Out.Skipped.size(), 2u);
-  EXPECT_EQ(Out.Skipped[0], File + ":1:9: [check-a] fix-it not applied: it conflicts with the "
-                                   "fix-it of " + File + ":1:17: [check-b]");
-  EXPECT_EQ(Out.Skipped[1], File + ":1:17: [check-b] fix-it not applied: it conflicts with the "
-                                   "fix-it of " + File + ":1:9: [check-a]");
+  EXPECT_EQ(Out.Skipped[0], File +
+                                ":1:9: [check-a] fix-it not applied: it conflicts with the "
+                                "fix-it of " +
+                                File + ":1:17: [check-b]");
+  EXPECT_EQ(Out.Skipped[1], File +
+                                ":1:17: [check-b] fix-it not applied: it conflicts with the "
+                                "fix-it of " +
+                                File + ":1:9: [check-a]");
 }
 
 TEST(ApplyFixesTest, TwoInsertionsAtOneOffsetConflictIdenticalOnesDoNot) {

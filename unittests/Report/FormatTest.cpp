@@ -69,8 +69,7 @@ TEST(FormatCostTest, Variants) {
   EXPECT_EQ(formatCost(cost(3, 2000000, 0, 0.0025, 1000000)),
             "measured: 3 calls, 2 ms (0.25% of wall time); estimated saving: 1 ms");
   // Neither share, no calls (e.g. idle gaps).
-  EXPECT_EQ(formatCost(cost(0, 5000000, 0, 0, 5000000)),
-            "measured: 5 ms; estimated saving: 5 ms");
+  EXPECT_EQ(formatCost(cost(0, 5000000, 0, 0, 5000000)), "measured: 5 ms; estimated saving: 5 ms");
 }
 
 TEST(FormatSummaryTest, TheIssuesExample) {

@@ -22,7 +22,8 @@ TEST(JsonEmitterTest, EveryDocumentedField) {
   Ctx.Sources.push_back(File);
   Ctx.Summary = seedSummary();
   Ctx.Errors.push_back({Dir.file("b.cu"), "compiler errors"});
-  std::string Text = render(emitJson, {copyFinding(File), gridFinding(File), runtimeFinding()}, Ctx);
+  std::string Text =
+      render(emitJson, {copyFinding(File), gridFinding(File), runtimeFinding()}, Ctx);
   auto Parsed = llvm::json::parse(Text);
   ASSERT_TRUE(static_cast<bool>(Parsed)) << llvm::toString(Parsed.takeError());
   const Object &Doc = *Parsed->getAsObject();
@@ -32,9 +33,9 @@ TEST(JsonEmitterTest, EveryDocumentedField) {
   EXPECT_EQ((*Doc.getArray("sources"))[0].getAsString(), File);
 
   const Object &Summary = *Doc.getObject("summary");
-  for (const char *Key : {"profiles", "wallNs", "gpuBusyNs", "kernelNs", "copyNs", "memsetNs",
-                          "kernels", "copies", "apiCalls", "rankedFindings", "estimatedSavingNs",
-                          "warnings", "text"})
+  for (const char *Key :
+       {"profiles", "wallNs", "gpuBusyNs", "kernelNs", "copyNs", "memsetNs", "kernels", "copies",
+        "apiCalls", "rankedFindings", "estimatedSavingNs", "warnings", "text"})
     EXPECT_TRUE(Summary.get(Key)) << Key;
   EXPECT_EQ(Summary.getString("text"),
             "GPU busy 412 ms of 1.2 s; 2 findings could save about 290 ms");

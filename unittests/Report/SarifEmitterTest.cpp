@@ -36,7 +36,9 @@ void saveForSchemaTest(llvm::StringRef Name, const Value &V) {
   OS << llvm::formatv("{0:2}", V) << "\n";
 }
 
-const Object &run0(const Value &Doc) { return *(*Doc.getAsObject()->getArray("runs"))[0].getAsObject(); }
+const Object &run0(const Value &Doc) {
+  return *(*Doc.getAsObject()->getArray("runs"))[0].getAsObject();
+}
 
 const Object *resultOf(const Object &Run, llvm::StringRef Rule) {
   for (const Value &R : *Run.getArray("results"))
@@ -127,8 +129,7 @@ TEST(SarifEmitterTest, DocumentRulesAndResults) {
             "file:///nonexistent/run.json");
   EXPECT_EQ(Run.getObject("originalUriBaseIds")->getObject("%SRCROOT%")->getString("uri"),
             "file://" + Dir.Path + "/");
-  EXPECT_EQ(Run.getObject("properties")->getObject("summary")->getInteger("gpuBusyNs"),
-            412000000);
+  EXPECT_EQ(Run.getObject("properties")->getObject("summary")->getInteger("gpuBusyNs"), 412000000);
   EXPECT_EQ(run0(Doc).getString("columnKind"), "unicodeCodePoints");
 }
 
@@ -237,8 +238,9 @@ TEST(SarifEmitterTest, IdenticalLinesGetDistinctFingerprints) {
   Value Doc = sarif({A, B}, context(Dir));
   const Array &Results = *run0(Doc).getArray("results");
   ASSERT_EQ(Results.size(), 2u);
-  EXPECT_NE(*Results[0].getAsObject()->getObject("partialFingerprints")->getString("cudaAdvisor/v1"),
-            *Results[1].getAsObject()->getObject("partialFingerprints")->getString("cudaAdvisor/v1"));
+  EXPECT_NE(
+      *Results[0].getAsObject()->getObject("partialFingerprints")->getString("cudaAdvisor/v1"),
+      *Results[1].getAsObject()->getObject("partialFingerprints")->getString("cudaAdvisor/v1"));
 }
 
 } // namespace

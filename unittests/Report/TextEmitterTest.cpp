@@ -17,11 +17,11 @@ TEST(TextEmitterTest, ClangLayoutWithFixIt) {
   Finding F = gridFinding(File);
   F.Ranking.reset();
   // Tabs expand to 8 columns; the range and the fix-it follow the expansion.
-  EXPECT_EQ(text({F}, ReportContext()),
-            File + ":6:8: warning: " + F.Message + " [launch-grid-truncation]\n"
-                   "    6 |         add<<<n / 256, 256>>>(d, n);\n"
-                   "      |               ^~~~~~~\n"
-                   "      |               (n + 255) / 256\n");
+  EXPECT_EQ(text({F}, ReportContext()), File + ":6:8: warning: " + F.Message +
+                                            " [launch-grid-truncation]\n"
+                                            "    6 |         add<<<n / 256, 256>>>(d, n);\n"
+                                            "      |               ^~~~~~~\n"
+                                            "      |               (n + 255) / 256\n");
 }
 
 TEST(TextEmitterTest, RankedReport) {
@@ -38,16 +38,18 @@ TEST(TextEmitterTest, RankedReport) {
             "[runtime-pageable-copy]\n"
             "  measured: 100 calls, 300 ms (73% of GPU time); estimated saving: 255 ms\n"
             "  how: pinned copies at the device's measured bandwidth\n" +
-                File + ":5:5: warning: cudaMemcpy runs on every iteration of this loop; 4 KiB "
-                       "copied each time [transfer-in-loop]\n"
-                       "    5 |     cudaMemcpy(d, h, 4096, cudaMemcpyHostToDevice);\n"
-                       "      |     ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
-                       "  measured: 100 calls, 35.2 ms (28% of GPU time); estimated saving: "
-                       "34.8 ms\n"
-                       "  how: a loop-invariant copy done 100 times saves 99/100 of its time\n" +
-                File + ":4:3: note: inside this loop\n"
-                       "    4 |   for (int it = 0; it < 100; ++it) {\n"
-                       "      |   ^\n" +
+                File +
+                ":5:5: warning: cudaMemcpy runs on every iteration of this loop; 4 KiB "
+                "copied each time [transfer-in-loop]\n"
+                "    5 |     cudaMemcpy(d, h, 4096, cudaMemcpyHostToDevice);\n"
+                "      |     ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                "  measured: 100 calls, 35.2 ms (28% of GPU time); estimated saving: "
+                "34.8 ms\n"
+                "  how: a loop-invariant copy done 100 times saves 99/100 of its time\n" +
+                File +
+                ":4:3: note: inside this loop\n"
+                "    4 |   for (int it = 0; it < 100; ++it) {\n"
+                "      |   ^\n" +
                 File + ":6:8: warning: " + gridFinding(File).Message +
                 " [launch-grid-truncation]\n"
                 "    6 |         add<<<n / 256, 256>>>(d, n);\n"
@@ -148,9 +150,9 @@ TEST(TextEmitterTest, ColoursOnlyWhenAsked) {
 TEST(TextEmitterTest, UnreadableSourceStillGivesTheHeader) {
   Finding F = copyFinding("/nonexistent/a.cu");
   F.Ranking.reset();
-  EXPECT_EQ(text({F}, ReportContext()),
-            "/nonexistent/a.cu:5:5: warning: " + F.Message + " [transfer-in-loop]\n"
-            "/nonexistent/a.cu:4:3: note: inside this loop\n");
+  EXPECT_EQ(text({F}, ReportContext()), "/nonexistent/a.cu:5:5: warning: " + F.Message +
+                                            " [transfer-in-loop]\n"
+                                            "/nonexistent/a.cu:4:3: note: inside this loop\n");
 }
 
 } // namespace

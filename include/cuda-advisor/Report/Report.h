@@ -29,12 +29,12 @@ struct InputError {
 
 struct ReportContext {
   std::string ToolVersion;
-  std::vector<CheckInfo> Checks;        ///< Every known check and runtime rule.
-  std::vector<std::string> Sources;     ///< Files analyzed.
+  std::vector<CheckInfo> Checks;    ///< Every known check and runtime rule.
+  std::vector<std::string> Sources; ///< Files analyzed.
   std::vector<InputError> Errors;
-  std::optional<RunSummary> Summary;    ///< Present when profiles were given.
-  std::string DocsDir;                  ///< Installed docs/checks, for help text.
-  bool Color = false;                   ///< Text only.
+  std::optional<RunSummary> Summary; ///< Present when profiles were given.
+  std::string DocsDir;               ///< Installed docs/checks, for help text.
+  bool Color = false;                ///< Text only.
   /// Files under this directory are shown relative to it (Markdown, HTML) and
   /// are SARIF URIs relative to %SRCROOT%. Empty: the current directory.
   std::string SourceRoot;
@@ -66,7 +66,7 @@ void writeFixesYaml(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings);
 
 /// What applying the fix-its did.
 struct FixOutcome {
-  unsigned Applied = 0;                 ///< Fix-its (replacements) written.
+  unsigned Applied = 0; ///< Fix-its (replacements) written.
   std::vector<std::string> FilesChanged;
   /// One line per finding whose fix-its were left out, with the reason
   /// ("file:line:col: [check] fix-it not applied: it conflicts with ...").
