@@ -2,12 +2,12 @@
 // result is what --fix writes.
 // RUN: rm -rf %t && mkdir -p %t/fixes %t/inplace
 // RUN: cp %s %t/fix.cu && cp %s %t/inplace/fix.cu
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' --export-fixes=%t/fixes/fix.yaml %t/fix.cu -- -x cuda > /dev/null
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-grid-truncation' --export-fixes=%t/fixes/fix.yaml %t/fix.cu -- -x cuda > /dev/null
 // RUN: %clang-apply-replacements %t/fixes
 // RUN: FileCheck %s < %t/fix.cu
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' --fix %t/inplace/fix.cu -- -x cuda > /dev/null
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-grid-truncation' --fix %t/inplace/fix.cu -- -x cuda > /dev/null
 // RUN: diff %t/fix.cu %t/inplace/fix.cu
-// REQUIRES: cuda, clang-apply-replacements
+// REQUIRES: clang-apply-replacements
 
 #include <cuda_runtime.h>
 

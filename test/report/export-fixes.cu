@@ -1,11 +1,11 @@
 // --export-fixes writes clang-tidy's export format: every finding with a
 // location, its replacements (offsets into the file), ranges and notes.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %expect-exit 1 %cuda-advisor --export-fixes=%t/fixes.yaml %s -- -x cuda > /dev/null
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --export-fixes=%t/fixes.yaml %s -- -x cuda > /dev/null
 // RUN: FileCheck %s --match-full-lines --strict-whitespace < %t/fixes.yaml
-// RUN: %expect-exit 2 %cuda-advisor --export-fixes=%t/no-such-dir/fixes.yaml %s -- -x cuda 2>&1 >/dev/null \
+// RUN: %expect-exit 2 %cuda-advisor --cuda-path=bundled --export-fixes=%t/no-such-dir/fixes.yaml %s -- -x cuda 2>&1 >/dev/null \
 // RUN:   | FileCheck %s --check-prefix=ERROR
-// REQUIRES: cuda
+// No toolkit needed: the bundled CUDA declarations (--cuda-path=bundled).
 
 #include <cuda_runtime.h>
 

@@ -1,12 +1,12 @@
 // --fix rewrites the file in place; a file named twice gets its fix-its once;
 // the fixed file has no finding left.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/fix.cu
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-grid-truncation' --fix %t/fix.cu %t/fix.cu -- -x cuda \
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-grid-truncation' --fix %t/fix.cu %t/fix.cu -- -x cuda \
 // RUN:   2>&1 >/dev/null | FileCheck %s --check-prefix=APPLY
 // RUN: FileCheck %s --check-prefix=FIXED < %t/fix.cu
-// RUN: %cuda-advisor --checks='-*,launch-grid-truncation' %t/fix.cu -- -x cuda 2>&1 \
+// RUN: %cuda-advisor --cuda-path=bundled --checks='-*,launch-grid-truncation' %t/fix.cu -- -x cuda 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CLEAN --implicit-check-not=warning:
-// REQUIRES: cuda
+// No toolkit needed: the bundled CUDA declarations (--cuda-path=bundled).
 
 #include <cuda_runtime.h>
 

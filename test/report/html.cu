@@ -1,10 +1,10 @@
 // --format=html: one well-formed, self-contained page with the findings
 // table and a section per finding.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: cd %S && %expect-exit 1 %cuda-advisor --format=html -o %t/report.html html.cu -- -x cuda
+// RUN: cd %S && %expect-exit 1 %cuda-advisor --cuda-path=bundled --format=html -o %t/report.html html.cu -- -x cuda
 // RUN: %python %S/Inputs/check_html.py %t/report.html | FileCheck %s --check-prefix=WELLFORMED
 // RUN: FileCheck %s < %t/report.html
-// REQUIRES: cuda
+// No toolkit needed: the bundled CUDA declarations (--cuda-path=bundled).
 
 #include <cuda_runtime.h>
 

@@ -1,8 +1,8 @@
 // --format=markdown: a table, then each finding with its source, notes and
 // fix-it as a diff; paths relative to the current directory.
-// RUN: cd %S && %expect-exit 1 %cuda-advisor --format=markdown markdown.cu -- -x cuda \
+// RUN: cd %S && %expect-exit 1 %cuda-advisor --cuda-path=bundled --format=markdown markdown.cu -- -x cuda \
 // RUN:   | FileCheck %s --match-full-lines --strict-whitespace
-// REQUIRES: cuda
+// No toolkit needed: the bundled CUDA declarations (--cuda-path=bundled).
 
 #include <cuda_runtime.h>
 

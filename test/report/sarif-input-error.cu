@@ -2,11 +2,11 @@
 // notification, executionSuccessful is false, and the good file's results
 // are still there; the exit code is 2.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %expect-exit 2 %cuda-advisor --format=sarif -o %t/out.sarif %s %t/missing.cu -- -x cuda
+// RUN: %expect-exit 2 %cuda-advisor --cuda-path=bundled --format=sarif -o %t/out.sarif %s %t/missing.cu -- -x cuda
 // RUN: %python %S/Inputs/validate_sarif.py --github %inputs/sarif-schema-2.1.0.json %t/out.sarif \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s --check-prefix=DOC < %t/out.sarif
-// REQUIRES: cuda, jsonschema
+// REQUIRES: jsonschema
 
 #include <cuda_runtime.h>
 

@@ -1,19 +1,19 @@
-// SARIF 2.1.0: valid against the schema and acceptable to GitHub code scanning,
+// SARIF 2.1.0 (bundled CUDA declarations: no toolkit needed): valid against the schema and GitHub,
 // with a rule for every check, results with notes and fixes.
 //
 // From the source's directory: URIs relative to %SRCROOT%.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %cuda-advisor --checks='*' --list-checks > %t/checks.txt
-// RUN: cd %S && %expect-exit 1 %cuda-advisor --format=sarif -o %t/rel.sarif sarif.cu -- -x cuda
+// RUN: %cuda-advisor --cuda-path=bundled --checks='*' --list-checks > %t/checks.txt
+// RUN: cd %S && %expect-exit 1 %cuda-advisor --cuda-path=bundled --format=sarif -o %t/rel.sarif sarif.cu -- -x cuda
 // RUN: %python %S/Inputs/validate_sarif.py --github --expect-rules=%t/checks.txt \
 // RUN:   %inputs/sarif-schema-2.1.0.json %t/rel.sarif | FileCheck %s --check-prefixes=CHECK,REL
 // From elsewhere: absolute file:// URIs.
-// RUN: cd %t && %expect-exit 1 %cuda-advisor --format=sarif %s -- -x cuda > %t/abs.sarif
+// RUN: cd %t && %expect-exit 1 %cuda-advisor --cuda-path=bundled --format=sarif %s -- -x cuda > %t/abs.sarif
 // RUN: %python %S/Inputs/validate_sarif.py --github %inputs/sarif-schema-2.1.0.json %t/abs.sarif \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,ABS
 // The document itself.
 // RUN: FileCheck %s --check-prefix=DOC < %t/rel.sarif
-// REQUIRES: cuda, jsonschema
+// REQUIRES: jsonschema
 
 #include <cuda_runtime.h>
 

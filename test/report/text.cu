@@ -1,15 +1,15 @@
 // Clang's layout: the gutter, the caret and '~' under the range (tabs
 // expanded), the fix-it line; colours only with --color (or a terminal).
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-*' %s -- -x cuda 2>/dev/null \
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-*' %s -- -x cuda 2>/dev/null \
 // RUN:   | FileCheck %s --match-full-lines --strict-whitespace
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-*' --no-color %s -- -x cuda 2>/dev/null \
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-*' --no-color %s -- -x cuda 2>/dev/null \
 // RUN:   | FileCheck %s --match-full-lines --strict-whitespace
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,launch-*' --color %s -- -x cuda 2>/dev/null \
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-*' --color %s -- -x cuda 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=COLOR
 // The same gutter and caret as clang's for a diagnostic at the same place:
 // RUN: not %clangxx -fsyntax-only -fno-color-diagnostics -DCLANG_REFERENCE -x c++ %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CLANG --match-full-lines --strict-whitespace
-// REQUIRES: cuda
+// No toolkit needed: the bundled CUDA declarations (--cuda-path=bundled).
 
 #ifndef CLANG_REFERENCE
 #include <cuda_runtime.h>
