@@ -10,6 +10,7 @@
 #include "cuda-advisor/Driver/Driver.h"
 #include "cuda-advisor/Frontend/Runner.h"
 #include "cuda-advisor/Profile/Reader.h"
+#include "cuda-advisor/Profile/Symbolize.h"
 #include "cuda-advisor/Rank/Rank.h"
 #include "cuda-advisor/Report/Report.h"
 
@@ -237,8 +238,14 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
       }
       Merged.merge(std::move(*Read));
     }
-    if (!Merged.Processes.empty())
+    if (!Merged.Processes.empty()) {
+      // Host stacks to file:line first: the join compares call sites.
+      profile::SymbolizeOptions SymOpts;
+      SymOpts.BinaryPaths = Opts.BinaryPaths;
+      profile::SymbolizeResult Sym = profile::symbolizeStacks(Merged, SymOpts);
       Report.Summary = rank::rankFindings(Findings, Merged, Cfg, RankOpts);
+      llvm::append_range(Report.Summary->Warnings, Sym.Warnings);
+    }
   }
 
   // The report.

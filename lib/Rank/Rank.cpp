@@ -1,18 +1,192 @@
-//===- Rank.cpp - placeholder: the ranking issue fills this in -------------===//
+//===- Rank.cpp - Joining findings to a profile and ranking them ----------===//
+//
+// rankFindings: the run summary (GPU busy time, wall time, totals, warnings
+// about the run), the join and cost of every static finding, the runtime
+// rules' findings (less those a static finding already covers), and the
+// order: by estimated saving, then the findings not seen in the profile in
+// their static order.
+//
+//===----------------------------------------------------------------------===//
 #include "cuda-advisor/Rank/Rank.h"
+#include "RuntimeRules.h"
+#include "cuda-advisor/Rank/CostModel.h"
+#include "cuda-advisor/Rank/Join.h"
+#include "cuda-advisor/Rank/Timeline.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace cuda_advisor::profile;
 
 namespace cuda_advisor::rank {
+namespace {
 
-const std::vector<CheckInfo> &runtimeRules() {
-  static const std::vector<CheckInfo> None;
-  return None;
+void summarize(const ProfileIndex &Index, RunSummary &S) {
+  const Profile &P = Index.profile();
+  for (const Process &Proc : P.Processes)
+    if (llvm::find(S.Profiles, Proc.SourceFile) == S.Profiles.end())
+      S.Profiles.push_back(Proc.SourceFile);
+  S.WallNs = Index.wallNs();
+  S.GpuBusyNs = Index.gpuBusyNs();
+  for (const Kernel &K : P.Kernels)
+    S.KernelNs += K.duration();
+  for (const Copy &C : P.Copies)
+    S.CopyNs += C.duration();
+  for (const Memset &M : P.Memsets)
+    S.MemsetNs += M.duration();
+  S.Kernels = P.Kernels.size();
+  S.Copies = P.Copies.size();
+  S.ApiCalls = P.ApiCalls.size();
+
+  for (const Process &Proc : P.Processes) {
+    std::string Who = Proc.SourceFile;
+    if (Proc.FailedCalls > 0 || !Proc.FirstErrorApi.empty()) {
+      std::string Error = !Proc.FirstErrorName.empty()
+                              ? Proc.FirstErrorName
+                              : "CUDA error " + std::to_string(Proc.FirstErrorCode);
+      std::string Where;
+      if (Proc.FirstErrorStack >= 0 && static_cast<size_t>(Proc.FirstErrorStack) < P.Stacks.size())
+        if (const StackFrame *F = P.Stacks[static_cast<size_t>(Proc.FirstErrorStack)].userFrame())
+          Where = " at " + F->Loc.File + ":" + std::to_string(F->Loc.Line);
+      S.Warnings.push_back(formatv("{0}: the run hit CUDA errors: first {1} in {2}{3}; {4} "
+                                   "{5} failed: the timings describe a broken run",
+                                   Who, Error,
+                                   Proc.FirstErrorApi.empty() ? "a CUDA call" : Proc.FirstErrorApi,
+                                   Where, Proc.FailedCalls, Proc.FailedCalls == 1 ? "call" : "calls")
+                               .str());
+    }
+    if (Proc.DroppedRecords > 0)
+      S.Warnings.push_back(formatv("{0}: {1} records were dropped (CUPTI's buffers were full): "
+                                   "the profile misses part of the run",
+                                   Who, Proc.DroppedRecords)
+                               .str());
+    if (Proc.Signal != 0)
+      S.Warnings.push_back(formatv("{0}: the program was killed by signal {1}: the profile "
+                                   "covers the run until then",
+                                   Who, Proc.Signal)
+                               .str());
+    for (const std::string &W : Proc.Warnings)
+      S.Warnings.push_back(W);
+  }
 }
 
-RunSummary rankFindings(std::vector<Finding> &Findings, const profile::Profile &P,
-                        const Config &, const RankOptions &) {
+/// The records a static finding's cost is about, by check id.
+struct Claims {
+  std::map<std::string, std::set<size_t>> Calls, Kernels;
+};
+
+bool coveredByStatic(const RuntimeFinding &R, const Claims &C) {
+  size_t Total = R.Calls.size() + R.Kernels.size();
+  if (Total == 0)
+    return false;
+  size_t Covered = 0;
+  for (StringRef Check : coveringChecks(R.F.CheckId)) {
+    auto Cs = C.Calls.find(Check.str());
+    if (Cs != C.Calls.end())
+      for (size_t I : R.Calls)
+        Covered += Cs->second.count(I);
+    auto Ks = C.Kernels.find(Check.str());
+    if (Ks != C.Kernels.end())
+      for (size_t I : R.Kernels)
+        Covered += Ks->second.count(I);
+  }
+  return 2 * Covered >= Total;
+}
+
+} // namespace
+
+RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const Config &Cfg,
+                        const RankOptions &Opts) {
   RunSummary S;
-  for (const profile::Process &Proc : P.Processes)
-    S.Profiles.push_back(Proc.SourceFile);
+  ProfileIndex Index(P);
+  Joiner Join(Index);
+  CostModel Model(Index, Join, Cfg);
+  summarize(Index, S);
+
+  // The static findings. Records[I]: the API calls and kernels finding I is
+  // about, so that the total saving counts each record once.
+  Claims C;
+  std::vector<std::pair<std::vector<size_t>, std::vector<size_t>>> Records(Findings.size());
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    Finding &F = Findings[I];
+    Match M = Join.match(F);
+    std::optional<Cost> Estimate = Model.estimate(F, M);
+    if (!Estimate) {
+      Cost Unmatched;
+      Unmatched.Matched = false;
+      F.Ranking = Unmatched;
+      continue;
+    }
+    F.Ranking = std::move(*Estimate);
+    C.Calls[F.CheckId].insert(M.Calls.begin(), M.Calls.end());
+    C.Kernels[F.CheckId].insert(M.Kernels.begin(), M.Kernels.end());
+    Records[I] = {std::move(M.Calls), std::move(M.Kernels)};
+  }
+
+  // The runtime rules.
+  GlobList Enabled(Cfg.Checks);
+  for (RuntimeFinding &R : runRuntimeRules(Model, Cfg, Enabled)) {
+    if (coveredByStatic(R, C))
+      continue;
+    Findings.push_back(std::move(R.F));
+    Records.emplace_back(std::vector<size_t>(R.Calls.begin(), R.Calls.end()),
+                         std::vector<size_t>(R.Kernels.begin(), R.Kernels.end()));
+  }
+
+  // Order: ranked by saving (then by measured time), the rest as they were.
+  std::vector<size_t> Ranked, Unranked;
+  for (size_t I = 0; I < Findings.size(); ++I)
+    (Findings[I].Ranking && Findings[I].Ranking->Matched ? Ranked : Unranked).push_back(I);
+  std::stable_sort(Ranked.begin(), Ranked.end(), [&](size_t A, size_t B) {
+    const Cost &X = *Findings[A].Ranking, &Y = *Findings[B].Ranking;
+    if (X.SavingNs != Y.SavingNs)
+      return X.SavingNs > Y.SavingNs;
+    return X.MeasuredNs > Y.MeasuredNs;
+  });
+  uint64_t MinSaving = Opts.MinSavingNs;
+  if (Opts.MinSavingShare > 0) {
+    uint64_t Base = S.GpuBusyNs ? S.GpuBusyNs : S.WallNs;
+    MinSaving = std::max(MinSaving, static_cast<uint64_t>(Opts.MinSavingShare *
+                                                          static_cast<double>(Base)));
+  }
+  if (MinSaving > 0)
+    llvm::erase_if(Ranked, [&](size_t I) { return Findings[I].Ranking->SavingNs < MinSaving; });
+  if (Opts.Top && Ranked.size() > *Opts.Top)
+    Ranked.resize(*Opts.Top);
+
+  // Findings about the same records are alternatives (pin the buffer, or
+  // upload once): the total counts each record's saving once, from the
+  // finding that saves the most.
+  std::set<size_t> CountedCalls, CountedKernels;
+  std::vector<Finding> Ordered;
+  Ordered.reserve(Ranked.size() + Unranked.size());
+  for (size_t I : Ranked) {
+    const auto &[Calls, Kernels] = Records[I];
+    size_t Total = Calls.size() + Kernels.size(), Fresh = 0;
+    for (size_t R : Calls)
+      Fresh += CountedCalls.insert(R).second;
+    for (size_t R : Kernels)
+      Fresh += CountedKernels.insert(R).second;
+    uint64_t Saving = Findings[I].Ranking->SavingNs;
+    S.TotalSavingNs += Total == 0 ? Saving
+                                  : static_cast<uint64_t>(static_cast<double>(Saving) *
+                                                          static_cast<double>(Fresh) /
+                                                          static_cast<double>(Total));
+    Ordered.push_back(std::move(Findings[I]));
+  }
+  // Unmatched runtime findings do not exist; unmatched static ones keep
+  // their place after the ranked ones.
+  for (size_t I : Unranked)
+    Ordered.push_back(std::move(Findings[I]));
+  S.RankedFindings = static_cast<unsigned>(Ranked.size());
+  // Savings of different findings can overlap; their sum never exceeds the run.
+  if (S.WallNs && S.TotalSavingNs > S.WallNs)
+    S.TotalSavingNs = S.WallNs;
+  Findings = std::move(Ordered);
   return S;
 }
 

@@ -1,0 +1,780 @@
+//===- CostModel.cpp - Measured cost and estimated saving, per check ------===//
+//
+// docs/cost-model.md is the description of every estimate made here; keep
+// the two in step.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda-advisor/Rank/CostModel.h"
+#include "cuda-advisor/Rank/Occupancy.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace llvm;
+using namespace cuda_advisor::profile;
+
+namespace cuda_advisor::rank {
+
+//===-- Formatting ---------------------------------------------------------===//
+
+static std::string trimmed(double V, int Decimals) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%.*f", Decimals, V);
+  std::string S = Buf;
+  if (S.find('.') != std::string::npos) {
+    while (!S.empty() && S.back() == '0')
+      S.pop_back();
+    if (!S.empty() && S.back() == '.')
+      S.pop_back();
+  }
+  return S;
+}
+
+std::string formatBytes(uint64_t Bytes) {
+  static const char *const Units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double V = static_cast<double>(Bytes);
+  size_t U = 0;
+  while (V >= 1024 && U + 1 < std::size(Units)) {
+    V /= 1024;
+    ++U;
+  }
+  return trimmed(V, U == 0 ? 0 : (V < 10 ? 2 : 1)) + " " + Units[U];
+}
+
+std::string formatTime(uint64_t Ns) {
+  double V = static_cast<double>(Ns);
+  if (Ns < 1000)
+    return std::to_string(Ns) + " ns";
+  if (Ns < 1000000)
+    return trimmed(V / 1e3, V < 1e4 ? 2 : 1) + " us";
+  if (Ns < 1000000000)
+    return trimmed(V / 1e6, V < 1e7 ? 2 : 1) + " ms";
+  return trimmed(V / 1e9, 2) + " s";
+}
+
+std::string formatBandwidth(double BytesPerNs) {
+  return trimmed(BytesPerNs, BytesPerNs < 10 ? 2 : 1) + " GB/s";
+}
+
+//===-- Helpers ------------------------------------------------------------===//
+
+namespace {
+
+std::optional<double> evidenceNumber(const Finding &F, std::initializer_list<const char *> Keys) {
+  for (const char *K : Keys)
+    if (const json::Value *V = F.Evidence.get(K))
+      if (std::optional<double> D = V->getAsNumber())
+        return D;
+  return std::nullopt;
+}
+
+std::optional<bool> evidenceBool(const Finding &F, const char *Key) {
+  if (const json::Value *V = F.Evidence.get(Key))
+    return V->getAsBoolean();
+  return std::nullopt;
+}
+
+uint64_t median(std::vector<uint64_t> V, uint64_t Default) {
+  if (V.empty())
+    return Default;
+  auto Mid = V.begin() + static_cast<std::ptrdiff_t>(V.size() / 2);
+  std::nth_element(V.begin(), Mid, V.end());
+  return *Mid;
+}
+
+uint64_t scaled(uint64_t V, double Factor) {
+  if (!(Factor > 0))
+    return 0;
+  return static_cast<uint64_t>(std::llround(static_cast<double>(V) * std::min(Factor, 1.0)));
+}
+
+std::string plural(uint64_t N, const char *One, const char *Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many);
+}
+
+} // namespace
+
+//===-- The building blocks -------------------------------------------------===//
+
+CostModel::CostModel(const ProfileIndex &Index, const Joiner &Join, const Config &Cfg)
+    : Index(Index), Join(Join), Cfg(Cfg) {
+  const Profile &P = Index.profile();
+  std::map<ProcessIndex, std::vector<uint64_t>> Launches, Latencies;
+  for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
+    const ApiCall &A = P.ApiCalls[I];
+    CallsByStart[A.Process].push_back(I);
+    if (apiFamily(A.Name) != "launch")
+      continue;
+    Launches[A.Process].push_back(A.duration());
+    for (WorkRef W : Index.workOf(I)) {
+      Interval K = Index.interval(W);
+      // Only launches to an idle GPU show the latency; queued ones wait.
+      if (K.Start > A.Start && Index.busy(A.Process).covered({A.Start, K.Start}) == 0)
+        Latencies[A.Process].push_back(K.Start - A.Start);
+    }
+  }
+  for (size_t I = 0; I < P.ApiCalls.size(); ++I)
+    for (WorkRef W : Index.workOf(I)) {
+      if (W.Kind != WorkKind::Copy)
+        continue;
+      const Copy &C = P.Copies[W.Index];
+      if (C.Bytes < (1u << 20) || (C.Src != MemoryKind::Pageable && C.Dst != MemoryKind::Pageable))
+        continue;
+      auto &[Bytes, Ns] = LargePageable[{C.Process, C.Device, static_cast<int>(C.Kind)}];
+      Bytes += C.Bytes;
+      Ns += transferCost(I);
+    }
+  for (auto &[Proc, Calls] : CallsByStart)
+    llvm::sort(Calls, [&](size_t X, size_t Y) {
+      return P.ApiCalls[X].Start < P.ApiCalls[Y].Start;
+    });
+  for (auto &[Proc, V] : Launches)
+    AsyncCall[Proc] = median(std::move(V), 5000);
+  for (auto &[Proc, V] : Latencies)
+    LaunchLatency[Proc] = std::clamp<uint64_t>(median(std::move(V), 5000), 1000, 50000);
+
+  // The gap between two kernels of a stream when the second was queued
+  // before the first ended: what remains between back-to-back work.
+  std::vector<uint64_t> Gaps;
+  std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> ByStream;
+  for (size_t I = 0; I < P.Kernels.size(); ++I)
+    ByStream[{P.Kernels[I].Process, P.Kernels[I].Device, P.Kernels[I].Stream}].push_back(I);
+  for (auto &[Key, Ks] : ByStream) {
+    llvm::sort(Ks, [&](size_t X, size_t Y) { return P.Kernels[X].Start < P.Kernels[Y].Start; });
+    for (size_t J = 1; J < Ks.size(); ++J) {
+      const Kernel &Prev = P.Kernels[Ks[J - 1]], &Next = P.Kernels[Ks[J]];
+      std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[J]});
+      if (L && P.ApiCalls[*L].End < Prev.End && Next.Start >= Prev.End)
+        Gaps.push_back(Next.Start - Prev.End);
+    }
+  }
+  BackToBackGap = median(std::move(Gaps), 1000);
+}
+
+Cost CostModel::make(uint64_t Calls, uint64_t MeasuredNs, uint64_t SavingNs, std::string Method,
+                     Clock Measured) const {
+  Cost C;
+  C.Matched = true;
+  C.Calls = Calls;
+  C.MeasuredNs = MeasuredNs;
+  C.SavingNs = SavingNs;
+  if (Measured == Clock::Gpu && Index.gpuBusyNs())
+    C.GpuShare = static_cast<double>(MeasuredNs) / static_cast<double>(Index.gpuBusyNs());
+  if (Index.wallNs())
+    C.WallShare = static_cast<double>(MeasuredNs) / static_cast<double>(Index.wallNs());
+  C.Method = std::move(Method);
+  return C;
+}
+
+uint64_t CostModel::transferCost(size_t I) const {
+  if (Index.blocks(I))
+    return Index.ownHostTime(I);
+  uint64_t Sum = 0;
+  for (WorkRef W : Index.workOf(I))
+    Sum += Index.interval(W).length();
+  return Sum;
+}
+
+double CostModel::pinnedBandwidth(ProcessIndex Proc, uint32_t Device, CopyKind Direction,
+                                  std::string *Source) const {
+  const Profile &P = Index.profile();
+  uint64_t Bytes = 0, Ns = 0;
+  for (const Copy &C : P.Copies)
+    if (C.Process == Proc && C.Device == Device && C.Kind == Direction &&
+        (C.Src == MemoryKind::Pinned || C.Dst == MemoryKind::Pinned) && C.Bytes >= (1u << 20)) {
+      Bytes += C.Bytes;
+      Ns += C.duration();
+    }
+  if (Ns > 0) {
+    double BW = static_cast<double>(Bytes) / static_cast<double>(Ns);
+    if (Source)
+      *Source = formatBandwidth(BW) + " measured on this run's pinned copies";
+    return BW;
+  }
+  // Defaults: what a PCIe x16 link gives pinned copies (docs/cost-model.md).
+  const profile::Device *D = Index.deviceOf(Proc, Device);
+  double BW = D && D->ComputeMajor >= 9 ? 50.0 : 25.0;
+  if (Source)
+    *Source = formatBandwidth(BW) + (D && D->ComputeMajor >= 9 ? " (default for PCIe 5.0)"
+                                                               : " (default for PCIe 4.0)");
+  return BW;
+}
+
+double CostModel::referenceBandwidth(const Copy &C) const {
+  if (C.Src == MemoryKind::Pageable || C.Dst == MemoryKind::Pageable) {
+    auto It = LargePageable.find({C.Process, C.Device, static_cast<int>(C.Kind)});
+    if (It != LargePageable.end() && It->second.second > 0)
+      return static_cast<double>(It->second.first) / static_cast<double>(It->second.second);
+  }
+  return pinnedBandwidth(C.Process, C.Device, C.Kind);
+}
+
+uint64_t CostModel::asyncCallNs(ProcessIndex Proc) const {
+  auto It = AsyncCall.find(Proc);
+  return It == AsyncCall.end() ? 5000 : It->second;
+}
+
+uint64_t CostModel::launchLatencyNs(ProcessIndex Proc) const {
+  auto It = LaunchLatency.find(Proc);
+  return It == LaunchLatency.end() ? 5000 : It->second;
+}
+
+bool CostModel::waits(size_t I) const {
+  const ApiCall &A = Index.profile().ApiCalls[I];
+  StringRef F = apiFamily(A.Name);
+  return F == "sync" || F == "free" || Index.blocks(I);
+}
+
+Interval CostModel::spanOf(ArrayRef<size_t> Calls) const {
+  const Profile &P = Index.profile();
+  Interval S{UINT64_MAX, 0};
+  for (size_t I : Calls) {
+    S.Start = std::min(S.Start, P.ApiCalls[I].Start);
+    S.End = std::max(S.End, P.ApiCalls[I].End);
+    for (WorkRef W : Index.workOf(I))
+      S.End = std::max(S.End, Index.interval(W).End);
+  }
+  return S.Start == UINT64_MAX ? Interval{} : S;
+}
+
+Interval CostModel::spanThroughNextWait(ProcessIndex Proc, ArrayRef<size_t> Calls) const {
+  Interval S = spanOf(Calls);
+  if (Calls.empty())
+    return S;
+  const Profile &P = Index.profile();
+  uint64_t LastEnd = 0;
+  for (size_t I : Calls)
+    LastEnd = std::max(LastEnd, P.ApiCalls[I].End);
+  std::set<size_t> Own(Calls.begin(), Calls.end());
+  auto It = CallsByStart.find(Proc);
+  if (It != CallsByStart.end())
+    for (size_t I : It->second)
+      if (P.ApiCalls[I].Start >= LastEnd && !Own.count(I) && waits(I)) {
+        S.End = std::max(S.End, P.ApiCalls[I].End);
+        return S;
+      }
+  const IntervalSet &B = Index.busy(Proc);
+  if (!B.empty())
+    S.End = std::max(S.End, B.intervals().back().End);
+  return S;
+}
+
+namespace {
+/// One stretch of the run between two calls that make the host wait.
+struct Piece {
+  uint64_t Host = 0;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> Streams; // (device, stream)
+  uint64_t Compute = 0, HtoD = 0, DtoH = 0;
+  uint64_t gpu() const {
+    uint64_t G = std::max({Compute, HtoD, DtoH});
+    for (auto &[K, V] : Streams)
+      G = std::max(G, V);
+    return G;
+  }
+};
+} // namespace
+
+uint64_t CostModel::simulate(ProcessIndex Proc, Interval Region, const WhatIf &W) const {
+  auto It = CallsByStart.find(Proc);
+  if (It == CallsByStart.end() || Region.length() == 0)
+    return Region.length();
+  const Profile &P = Index.profile();
+  uint64_t Latency = launchLatencyNs(Proc), Async = asyncCallNs(Proc);
+  uint64_t Total = 0, Cursor = Region.Start;
+  Piece Cur;
+  auto AddWork = [&](WorkRef R, uint64_t Duration) {
+    uint32_t Stream = 0;
+    CopyKind Kind = CopyKind::Unknown;
+    if (R.Kind == WorkKind::Kernel)
+      Stream = P.Kernels[R.Index].Stream;
+    else if (R.Kind == WorkKind::Memset)
+      Stream = P.Memsets[R.Index].Stream;
+    else {
+      Stream = P.Copies[R.Index].Stream;
+      Kind = P.Copies[R.Index].Kind;
+    }
+    Cur.Streams[{Index.device(R), Stream}] += Duration;
+    if (Kind == CopyKind::HtoD)
+      Cur.HtoD += Duration;
+    else if (Kind == CopyKind::DtoH)
+      Cur.DtoH += Duration;
+    else
+      Cur.Compute += Duration;
+  };
+  auto Close = [&](uint64_t BoundaryOwn) {
+    uint64_t G = Cur.gpu();
+    Total += std::max(Cur.Host, G ? G + Latency : 0) + BoundaryOwn;
+    Cur = Piece();
+  };
+  for (size_t I : It->second) {
+    const ApiCall &A = P.ApiCalls[I];
+    if (A.Start < Region.Start)
+      continue;
+    if (A.Start >= Region.End)
+      break;
+    if (A.Start > Cursor)
+      Cur.Host += A.Start - Cursor;
+    Cursor = std::max(Cursor, A.End);
+    if (W.Removed.count(I))
+      continue;
+    if (W.Pinned.count(I)) {
+      Cur.Host += std::min(Async, A.duration());
+      for (WorkRef R : Index.workOf(I)) {
+        if (R.Kind != WorkKind::Copy) {
+          AddWork(R, Index.interval(R).length());
+          continue;
+        }
+        const Copy &C = P.Copies[R.Index];
+        double BW = pinnedBandwidth(Proc, C.Device, C.Kind);
+        AddWork(R, std::min<uint64_t>(C.duration(), static_cast<uint64_t>(
+                                                        static_cast<double>(C.Bytes) / BW)));
+      }
+      continue;
+    }
+    if (waits(I)) {
+      Close(Index.ownHostTime(I));
+      continue;
+    }
+    Cur.Host += A.duration();
+    for (WorkRef R : Index.workOf(I))
+      AddWork(R, Index.interval(R).length());
+  }
+  if (Region.End > Cursor)
+    Cur.Host += Region.End - Cursor;
+  Close(0);
+  return Total;
+}
+
+uint64_t CostModel::idleAroundReturn(size_t I) const {
+  const ApiCall &A = Index.profile().ApiCalls[I];
+  const IntervalSet &B = Index.busy(A.Process);
+  std::optional<uint64_t> Last = B.lastBusyBefore(A.End), Next = B.nextBusy(A.End);
+  if (!Last || !Next || *Next <= A.End)
+    return 0;
+  uint64_t From = std::max(*Last, A.Start), To = *Next;
+  // Time the host spends inside its next call before the work reaches the
+  // GPU (staging a pageable copy, say) is that call's, not this one's.
+  const std::vector<size_t> &Calls = CallsByStart.at(A.Process);
+  auto It = std::lower_bound(Calls.begin(), Calls.end(), A.End, [&](size_t C, uint64_t T) {
+    return Index.profile().ApiCalls[C].Start < T;
+  });
+  for (; It != Calls.end(); ++It)
+    if (!Index.workOf(*It).empty()) {
+      To = std::min(To, Index.profile().ApiCalls[*It].Start + launchLatencyNs(A.Process));
+      break;
+    }
+  if (To <= From)
+    return 0;
+  uint64_t Gap = To - From;
+  return Gap > BackToBackGap ? Gap - BackToBackGap : 0;
+}
+
+uint64_t CostModel::kernelTime(ArrayRef<size_t> Kernels) const {
+  uint64_t Sum = 0;
+  for (size_t I : Kernels)
+    Sum += Index.profile().Kernels[I].duration();
+  return Sum;
+}
+
+//===-- Per check ------------------------------------------------------------===//
+
+std::optional<Cost> CostModel::measuredOnly(const Finding &F, const Match &M,
+                                            std::string Why) const {
+  uint64_t Measured = kernelTime(M.Kernels), Calls = M.Kernels.size();
+  if (M.Kernels.empty()) {
+    Calls = M.Calls.size();
+    for (size_t I : M.Calls)
+      Measured += Index.profile().ApiCalls[I].duration();
+  }
+  if (Calls == 0)
+    return std::nullopt;
+  return make(Calls, Measured, 0, std::move(Why), M.Kernels.empty() ? Clock::Host : Clock::Gpu);
+}
+
+std::optional<Cost> CostModel::transferInLoop(const Finding &F, const Match &M) const {
+  const Profile &P = Index.profile();
+  std::vector<size_t> Calls;
+  for (size_t I : M.Calls)
+    if (StringRef Fam = apiFamily(P.ApiCalls[I].Name);
+        Fam == "copy" || Fam == "memset" || Fam == "alloc" || Fam == "free")
+      Calls.push_back(I);
+  if (Calls.empty())
+    return std::nullopt;
+  uint64_t N = Calls.size(), Measured = 0;
+  bool Transfers = false, Blocking = false;
+  for (size_t I : Calls) {
+    StringRef Fam = apiFamily(P.ApiCalls[I].Name);
+    bool IsTransfer = Fam == "copy" || Fam == "memset";
+    Transfers |= IsTransfer;
+    Measured += IsTransfer ? transferCost(I) : P.ApiCalls[I].duration();
+    Blocking |= !IsTransfer || Index.blocks(I);
+  }
+  Clock On = Blocking ? Clock::Host : Clock::Gpu;
+  double Keep = static_cast<double>(N - 1) / static_cast<double>(N);
+  if (!Transfers)
+    return make(N, Measured, scaled(Measured, Keep),
+                formatv("allocating once before the loop instead of {0} times saves {1}/{0} of "
+                        "the measured allocation time",
+                        N, N - 1),
+                On);
+  if (F.Keys.CallSites.size() == 1 && evidenceBool(F, "loopInvariant").value_or(false))
+    return make(N, Measured, scaled(Measured, Keep),
+                formatv("the copy moves the same data on every iteration: doing it once instead "
+                        "of {0} times saves {1}/{0} of its measured time",
+                        N, N - 1),
+                On);
+  // The data changes from one iteration to the next: only the per-copy
+  // overhead goes away when the copies are batched into one.
+  uint64_t Overhead = 0, MinOverhead = UINT64_MAX;
+  for (size_t I : Calls) {
+    uint64_t Cost = transferCost(I), Moving = 0;
+    for (WorkRef W : Index.workOf(I))
+      if (W.Kind == WorkKind::Copy) {
+        const Copy &C = P.Copies[W.Index];
+        Moving += static_cast<uint64_t>(static_cast<double>(C.Bytes) / referenceBandwidth(C));
+      }
+    uint64_t Over = Cost > Moving ? Cost - Moving : 0;
+    Overhead += Over;
+    MinOverhead = std::min(MinOverhead, Over);
+  }
+  uint64_t Saving = Overhead > MinOverhead ? Overhead - MinOverhead : 0;
+  return make(N, Measured, Saving,
+              formatv("the data may change between iterations, so only batching helps: one "
+                      "transfer instead of {0} saves their per-copy overhead (measured time "
+                      "minus the bytes at the copies' bandwidth)",
+                      N),
+              On);
+}
+
+std::optional<Cost> CostModel::pageableAsync(const Finding &F, const Match &M) const {
+  const Profile &P = Index.profile();
+  std::map<ProcessIndex, std::vector<size_t>> Pageable;
+  uint64_t Measured = 0;
+  std::string Source;
+  for (size_t I : M.Calls) {
+    bool IsPageable = false;
+    for (WorkRef W : Index.workOf(I))
+      if (W.Kind == WorkKind::Copy) {
+        const Copy &C = P.Copies[W.Index];
+        if (C.Src == MemoryKind::Pageable || C.Dst == MemoryKind::Pageable) {
+          IsPageable = true;
+          if (Source.empty())
+            pinnedBandwidth(C.Process, C.Device, C.Kind, &Source);
+        }
+      }
+    if (!IsPageable)
+      continue;
+    Pageable[P.ApiCalls[I].Process].push_back(I);
+    Measured += Index.ownHostTime(I);
+  }
+  if (Pageable.empty())
+    return measuredOnly(F, M, "the copies at this call site used pinned memory in this run");
+  uint64_t Saving = 0, Before = 0, After = 0, N = 0;
+  for (auto &[Proc, Calls] : Pageable) {
+    Interval Region = spanThroughNextWait(Proc, Calls);
+    WhatIf W;
+    W.Pinned.insert(Calls.begin(), Calls.end());
+    uint64_t Fixed = simulate(Proc, Region, W);
+    Before += Region.length();
+    After += std::min(Fixed, Region.length());
+    N += Calls.size();
+  }
+  Saving = Before - After;
+  return make(N, Measured, Saving,
+              formatv("from pinned memory the {0} become asynchronous at {1}; the critical-path "
+                      "model of the {2} they span gives {3} instead",
+                      plural(N, "copy", "copies"), Source, formatTime(Before),
+                      formatTime(After)),
+              Clock::Host);
+}
+
+std::optional<Cost> CostModel::syncInLoop(const Finding &F, const Match &M) const {
+  const Profile &P = Index.profile();
+  std::map<ProcessIndex, std::vector<size_t>> Syncs;
+  uint64_t Measured = 0, N = 0;
+  for (size_t I : M.Calls) {
+    Syncs[P.ApiCalls[I].Process].push_back(I);
+    Measured += P.ApiCalls[I].duration();
+    ++N;
+  }
+  if (Syncs.empty())
+    return std::nullopt;
+  uint64_t Before = 0, After = 0;
+  for (auto &[Proc, Calls] : Syncs) {
+    Interval Region = spanOf(Calls);
+    // The loop's first iteration starts one period before the first sync.
+    if (Calls.size() > 1)
+      Region.Start -= std::min(Region.Start, Region.length() / (Calls.size() - 1));
+    WhatIf W;
+    W.Removed.insert(Calls.begin(), Calls.end());
+    Before += Region.length();
+    After += std::min(Region.length(), simulate(Proc, Region, W));
+  }
+  return make(N, Measured, Before - After,
+              formatv("without the {0} the host queues the loop's work ahead of the GPU; the "
+                      "critical-path model of the loop ({1}) gives {2}",
+                      plural(N, "synchronization", "synchronizations"), formatTime(Before),
+                      formatTime(After)),
+              Clock::Host);
+}
+
+std::optional<Cost> CostModel::syncRedundant(const Finding &F, const Match &M) const {
+  if (M.Calls.empty())
+    return std::nullopt;
+  uint64_t Measured = 0, Saving = 0;
+  for (size_t I : M.Calls) {
+    Measured += Index.profile().ApiCalls[I].duration();
+    Saving += idleAroundReturn(I);
+  }
+  return make(M.Calls.size(), Measured, Saving,
+              formatv("the operation after it waits anyway; the GPU sat idle around each of the "
+                      "{0} returns (from its last work to the next, less the {1} gap of "
+                      "back-to-back work)",
+                      plural(M.Calls.size(), "synchronization", "synchronizations"),
+                      formatTime(BackToBackGap)),
+              Clock::Host);
+}
+
+std::optional<Cost> CostModel::uncoalesced(const Finding &F, const Match &M) const {
+  if (M.Kernels.empty())
+    return std::nullopt;
+  uint64_t T = kernelTime(M.Kernels);
+  const Profile &P = Index.profile();
+  // Nsight Compute measured the sectors: the excess ones are the waste.
+  double Sectors = 0, Excess = 0;
+  for (size_t I : M.Metrics) {
+    const KernelMetrics &K = P.Metrics[I];
+    auto Get = [&](const char *Name) -> double {
+      auto It = K.Values.find(Name);
+      return It == K.Values.end() ? -1 : It->second;
+    };
+    double Ld = Get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    double St = Get("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    if (Ld < 0 || St < 0 || !K.GlobalLoadEfficiencyPct || !K.GlobalStoreEfficiencyPct)
+      continue;
+    Sectors += Ld + St;
+    Excess += Ld * (1 - *K.GlobalLoadEfficiencyPct / 100) +
+              St * (1 - *K.GlobalStoreEfficiencyPct / 100);
+  }
+  if (Sectors > 0) {
+    double Share = Excess / Sectors;
+    return make(M.Kernels.size(), T, scaled(T, Share),
+                formatv("Nsight Compute measured {0}% of the kernel's global sectors as unused "
+                        "bytes; a coalesced access pattern saves that share of its time",
+                        static_cast<int>(std::lround(Share * 100))));
+  }
+  std::optional<double> Used = evidenceNumber(F, {"usedShare", "usedSectorShare", "sectorUsedShare"});
+  if (!Used) {
+    if (std::optional<double> Pct = evidenceNumber(F, {"usedPercent", "efficiencyPercent"}))
+      Used = *Pct / 100;
+  }
+  if (!Used || *Used <= 0 || *Used >= 1)
+    return measuredOnly(F, M, "the access's sector use is not known, so no saving is estimated");
+  double Accesses = std::max(1.0, evidenceNumber(F, {"globalAccesses", "accessCount"}).value_or(2));
+  // Sectors moved: this access 1/Used of its ideal, each other access its
+  // ideal; the waste is this access's excess over the whole.
+  double Waste = 1 / *Used - 1;
+  double Share = Waste / (Accesses + Waste);
+  return make(M.Kernels.size(), T, scaled(T, Share),
+              formatv("the access uses {0}% of each 32-byte sector it moves; with {1} global "
+                      "accesses in the kernel, its excess sectors are {2}% of the kernel's "
+                      "traffic, the share of time a coalesced access saves if the kernel is "
+                      "memory-bound",
+                      static_cast<int>(std::lround(*Used * 100)), static_cast<int>(Accesses),
+                      static_cast<int>(std::lround(Share * 100))));
+}
+
+std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) const {
+  if (M.Kernels.empty())
+    return std::nullopt;
+  uint64_t T = kernelTime(M.Kernels);
+  const Profile &P = Index.profile();
+  double Waves = 0, Requests = 0;
+  for (size_t I : M.Metrics) {
+    const KernelMetrics &K = P.Metrics[I];
+    if (K.SharedWavefrontsLoad && K.SharedRequestsLoad) {
+      Waves += *K.SharedWavefrontsLoad;
+      Requests += *K.SharedRequestsLoad;
+    }
+    if (K.SharedWavefrontsStore && K.SharedRequestsStore) {
+      Waves += *K.SharedWavefrontsStore;
+      Requests += *K.SharedRequestsStore;
+    }
+  }
+  std::optional<double> Degree = evidenceNumber(F, {"degree", "conflictDegree", "ways"});
+  std::string From = "the static conflict degree";
+  if (Requests > 0 && Waves >= Requests) {
+    Degree = Waves / Requests;
+    From = "Nsight Compute's wavefronts per shared-memory request";
+  }
+  if (!Degree || *Degree <= 1)
+    return measuredOnly(F, M, "the conflict degree is not known, so no saving is estimated");
+  double SharedPart =
+      std::clamp(Cfg.Options.getDouble("access-shared-bank-conflict", "SharedTimeShare", 0.5), 0.0,
+                 1.0);
+  double Share = SharedPart * (*Degree - 1) / *Degree;
+  return make(M.Kernels.size(), T, scaled(T, Share),
+              formatv("{0} is {1}: padding removes {2}% of the shared-memory accesses' "
+                      "replays, counted on the {3}% of the kernel's time assumed to be "
+                      "shared-memory bound",
+                      From, formatv("{0:f1}", *Degree).str(),
+                      static_cast<int>(std::lround((*Degree - 1) / *Degree * 100)),
+                      static_cast<int>(std::lround(SharedPart * 100))));
+}
+
+std::optional<Cost> CostModel::fusion(const Finding &F, const Match &M) const {
+  if (M.Kernels.empty())
+    return std::nullopt;
+  const Profile &P = Index.profile();
+  // Which of the chain's kernels ran, and the gaps between consecutive ones.
+  std::set<std::string> Distinct;
+  for (size_t I : M.Kernels)
+    Distinct.insert(kernelKey(P.Kernels[I].Demangled.empty() ? P.Kernels[I].Name
+                                                             : P.Kernels[I].Demangled));
+  uint64_t K = Distinct.size();
+  if (K < 2)
+    return measuredOnly(F, M, "only one kernel of the chain ran");
+  std::vector<size_t> Order(M.Kernels);
+  llvm::sort(Order, [&](size_t A, size_t B) {
+    const Kernel &X = P.Kernels[A], &Y = P.Kernels[B];
+    return std::tie(X.Process, X.Device, X.Stream, X.Start) <
+           std::tie(Y.Process, Y.Device, Y.Stream, Y.Start);
+  });
+  uint64_t Gaps = 0;
+  constexpr uint64_t MaxLaunchGap = 100000; // Longer: the host did other work between.
+  for (size_t J = 1; J < Order.size(); ++J) {
+    const Kernel &A = P.Kernels[Order[J - 1]], &B = P.Kernels[Order[J]];
+    if (A.Process != B.Process || A.Device != B.Device || A.Stream != B.Stream ||
+        A.Name != B.Name || A.Demangled != B.Demangled) {
+      if (A.Process == B.Process && A.Stream == B.Stream && B.Start >= A.End &&
+          B.Start - A.End < MaxLaunchGap)
+        Gaps += B.Start - A.End;
+    }
+  }
+  uint64_t T = kernelTime(M.Kernels);
+  double Share = static_cast<double>(K - 1) / static_cast<double>(K);
+  uint64_t Traffic = scaled(T, Share);
+  return make(M.Kernels.size(), T, Traffic + Gaps,
+              formatv("one kernel instead of {0} keeps the {1} intermediate buffers in "
+                      "registers: each element-wise kernel reads and writes memory, so {2}/{0} of "
+                      "their time goes, plus the {3} of gaps between them",
+                      K, K - 1, K - 1, formatTime(Gaps)));
+}
+
+std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const {
+  if (M.Kernels.empty())
+    return std::nullopt;
+  const Profile &P = Index.profile();
+  uint64_t T = kernelTime(M.Kernels);
+  const Kernel &K0 = P.Kernels[M.Kernels.front()];
+  uint64_t Threads = static_cast<uint64_t>(K0.Block[0]) * K0.Block[1] * K0.Block[2];
+  if (Threads == 0)
+    Threads = static_cast<uint64_t>(evidenceNumber(F, {"threads"}).value_or(0));
+  uint32_t BlockX = K0.Block[0] ? K0.Block[0]
+                                : static_cast<uint32_t>(evidenceNumber(F, {"blockX"}).value_or(0));
+  if (Threads == 0)
+    return measuredOnly(F, M, "the block size is not known");
+  const Device *D = Index.deviceOf(K0.Process, K0.Device);
+  LaunchResources R{static_cast<int>(Threads), static_cast<int>(K0.RegistersPerThread),
+                    K0.StaticSharedMem, K0.DynamicSharedMem};
+  if (Threads % 32 != 0) {
+    uint64_t Up = (Threads + 31) / 32 * 32;
+    double Idle = static_cast<double>(Up - Threads) / static_cast<double>(Up);
+    return make(M.Kernels.size(), T, scaled(T, Idle),
+                formatv("{0} of the {1} lanes of each block's warps do nothing: at most that "
+                        "share ({2}%) of the time, if the kernel is bound by its warps' issue",
+                        Up - Threads, Up, formatv("{0:f1}", Idle * 100).str()));
+  }
+  if (F.Evidence.get("blockY") && BlockX > 0 && BlockX < 32) {
+    // Each warp covers 32 / blockDim.x row pieces of blockDim.x 4-byte
+    // elements; a row of 32 is 4 whole sectors.
+    uint64_t Rows = 32 / BlockX;
+    uint64_t Sectors = Rows * ((BlockX * 4 + 31) / 32);
+    double Share = Sectors > 4 ? 1.0 - 4.0 / static_cast<double>(Sectors) : 0.0;
+    return make(M.Kernels.size(), T, scaled(T, Share * 0.5),
+                formatv("each warp reads {0} row pieces of {1} bytes: {2} sectors where one "
+                        "row of 32 reads 4; {3}",
+                        Rows, BlockX * 4, Sectors,
+                        Share > 0 ? "half of the excess sectors' share of the time is counted, "
+                                    "for kernels that also reuse cached rows"
+                                  : "no sector is wasted for 4-byte elements, only more "
+                                    "requests, so no saving is estimated"));
+  }
+  if (D) {
+    std::optional<Occupancy> Now = theoreticalOccupancy(*D, R);
+    LaunchResources Better = R;
+    Better.BlockThreads = static_cast<int>(
+        Cfg.Options.getInt("launch-block-size", "MinThreads", 64) > static_cast<int64_t>(Threads)
+            ? Cfg.Options.getInt("launch-block-size", "MinThreads", 64)
+            : static_cast<int64_t>(Threads));
+    if (std::optional<int> Best = bestBlockSize(*D, R))
+      Better.BlockThreads = std::max(Better.BlockThreads, *Best);
+    std::optional<Occupancy> Then = theoreticalOccupancy(*D, Better);
+    if (Now && Then && Then->Share > Now->Share) {
+      double Share = 0.5 * (1 - Now->Share / Then->Share);
+      return make(M.Kernels.size(), T, scaled(T, Share),
+                  formatv("theoretical occupancy {0}% (limited by {1}) against {2}% with {3} "
+                          "threads per block; half of the relative gain is counted, as more "
+                          "warps only hide latency",
+                          static_cast<int>(std::lround(Now->Share * 100)), Now->Limiter,
+                          static_cast<int>(std::lround(Then->Share * 100)),
+                          Better.BlockThreads));
+    }
+  }
+  return measuredOnly(F, M, "the block's shape costs no occupancy on this device");
+}
+
+std::optional<Cost> CostModel::doublePromotion(const Finding &F, const Match &M) const {
+  if (M.Kernels.empty())
+    return std::nullopt;
+  const Profile &P = Index.profile();
+  uint64_t T = kernelTime(M.Kernels);
+  const Kernel &K0 = P.Kernels[M.Kernels.front()];
+  const Device *D = Index.deviceOf(K0.Process, K0.Device);
+  // Data-centre GPUs (x.0) run FP64 at half the FP32 rate, the others at
+  // 1/32 to 1/64 (docs/cost-model.md).
+  bool HalfRate = D && D->ComputeMinor == 0 && D->ComputeMajor >= 6 && D->ComputeMajor != 12;
+  double Factor = Cfg.Options.getDouble("kernel-double-promotion",
+                                        HalfRate ? "SavingShareFullFP64" : "SavingShareSlowFP64",
+                                        HalfRate ? 0.5 : 0.9);
+  Factor = std::clamp(Factor, 0.0, 1.0);
+  return make(M.Kernels.size(), T, scaled(T, Factor),
+              formatv("double arithmetic runs at {0} the float rate on this GPU; at most {1}% of "
+                      "the kernel's time goes if its arithmetic is what bounds it",
+                      HalfRate ? "1/2" : "1/32 to 1/64",
+                      static_cast<int>(std::lround(Factor * 100))));
+}
+
+std::optional<Cost> CostModel::estimate(const Finding &F, const Match &M) const {
+  if (M.Calls.empty() && M.Kernels.empty())
+    return std::nullopt;
+  StringRef Id = F.CheckId;
+  if (Id == "transfer-in-loop")
+    return transferInLoop(F, M);
+  if (Id == "transfer-pageable-async")
+    return pageableAsync(F, M);
+  if (Id == "sync-in-loop")
+    return syncInLoop(F, M);
+  if (Id == "sync-redundant")
+    return syncRedundant(F, M);
+  if (Id == "access-uncoalesced")
+    return uncoalesced(F, M);
+  if (Id == "access-shared-bank-conflict")
+    return bankConflict(F, M);
+  if (Id == "kernel-fusion")
+    return fusion(F, M);
+  if (Id == "launch-block-size")
+    return blockSize(F, M);
+  if (Id == "kernel-double-promotion")
+    return doublePromotion(F, M);
+  if (Id == "launch-grid-truncation")
+    return measuredOnly(F, M, "a correctness problem: the fix processes the missing elements and "
+                              "adds work rather than saving it");
+  return measuredOnly(F, M, "no cost model for this check: the measured time only");
+}
+
+} // namespace cuda_advisor::rank

@@ -1,0 +1,31 @@
+//===- RuntimeRules.h - The runtime-* rules (private to lib/Rank) -*- C++ -*-===//
+#ifndef CUDA_ADVISOR_LIB_RANK_RUNTIMERULES_H
+#define CUDA_ADVISOR_LIB_RANK_RUNTIMERULES_H
+
+#include "cuda-advisor/Core/CheckInfo.h"
+#include "cuda-advisor/Rank/CostModel.h"
+
+#include <set>
+#include <vector>
+
+namespace cuda_advisor::rank {
+
+/// A finding of a runtime rule and the records it is about, so that the
+/// ranking can drop it when a static finding already covers those records.
+struct RuntimeFinding {
+  Finding F;
+  std::set<size_t> Calls;   ///< Into Profile::ApiCalls.
+  std::set<size_t> Kernels; ///< Into Profile::Kernels.
+};
+
+/// Runs every rule that Enabled selects.
+std::vector<RuntimeFinding> runRuntimeRules(const CostModel &Model, const Config &Cfg,
+                                            const GlobList &Enabled);
+
+/// The static checks whose findings make a runtime rule's finding on the
+/// same records redundant.
+std::vector<llvm::StringRef> coveringChecks(llvm::StringRef RuleId);
+
+} // namespace cuda_advisor::rank
+
+#endif
