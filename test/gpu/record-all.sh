@@ -8,7 +8,10 @@
 #     examples, both variants;
 #   - the examples' own timings without any profiler (5 processes each);
 #   - the occupancy reference table (test/gpu/occupancy_reference.cu);
-#   - env.txt: GPU, driver, CUDA, ncu and torch versions.
+#   - env.txt: GPU, driver, CUDA, ncu and torch versions;
+#   - bin/: the example programs that were recorded (their build-ids are in
+#     the profiles' module records), for symbolizing the recorded stacks.
+# EXAMPLES_ONLY=1 does only the examples' recordings, timings and programs.
 #
 #   test/gpu/record-all.sh BUILD_DIR OUT_DIR [TIMING_PROCESSES]
 set -u -o pipefail
@@ -50,6 +53,10 @@ for e in $EXAMPLES; do
   done
 done
 
+mkdir -p bin
+for e in $EXAMPLES; do cp "$EX/$e" bin/; done
+
+if [ -z "${EXAMPLES_ONLY:-}" ]; then
 step "cuda-advisor record: PyTorch seed loop"
 timeout -k 5 120 "$CA" record -f -o seed_loop.bad.jsonl -- "$PY" "$SEED" >logs/seed_loop.bad.log 2>&1
 echo "seed_loop bad: rc=$? $(grep -E '^bad: ' logs/seed_loop.bad.log)"
@@ -90,12 +97,15 @@ for e in access-uncoalesced access-shared-bank-conflict; do
   done
 done
 
+fi # EXAMPLES_ONLY
+
 step "timings without a profiler ($RUNS processes per example, interleaved)"
 : >timings.txt
 for r in $(seq "$RUNS"); do
   for e in $EXAMPLES; do
     timeout -k 5 60 "$EX/$e" 2>&1 | grep -E '^(bad|fixed): [0-9.]+ ms$' | sed "s|^|$e $r |" >>timings.txt
   done
+  [ -n "${EXAMPLES_ONLY:-}" ] && continue
   for v in bad fixed; do
     flag=""
     [ "$v" = fixed ] && flag=--fixed
@@ -105,6 +115,7 @@ for r in $(seq "$RUNS"); do
 done
 $PY "$ROOT/test/gpu/timings_to_json.py" timings.txt env.txt >timings.json && cat timings.json
 
+[ -n "${EXAMPLES_ONLY:-}" ] && exit 0
 step "occupancy reference"
 nvcc -O3 -arch=sm_90 -o occupancy_reference "$ROOT/test/gpu/occupancy_reference.cu" &&
   ./occupancy_reference >occupancy-h200.csv && rm -f occupancy_reference
