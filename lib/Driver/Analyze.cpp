@@ -148,6 +148,18 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
           "see --help)");
     return ExitInputError;
   }
+  {
+    // As clang-tidy: a check list that enables nothing is an error.
+    GlobList Enabled(Cfg.Checks);
+    auto IsOn = [&](const CheckInfo &C) { return Enabled.contains(C.Id); };
+    bool AnyStatic = llvm::any_of(checks::allChecks(), IsOn);
+    bool AnyRuntime = llvm::any_of(rank::runtimeRules(), IsOn);
+    if (!AnyStatic && !(AnyRuntime && !Opts.Profiles.empty())) {
+      error("no checks enabled: '" + Cfg.Checks + "' matches no " +
+            (Opts.Profiles.empty() ? "static check" : "check") + " (see --list-checks)");
+      return ExitInputError;
+    }
+  }
   if (ResourceDir.empty() && !Opts.Sources.empty()) {
     error("cannot find the resource directory share/cuda-advisor next to " +
           sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findResourceDir)) +
@@ -167,6 +179,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   }
 
   bool InputErrors = false;
+  size_t Unreadable = 0; // Sources that could not be parsed at all.
   report::ReportContext Report;
   Report.ToolVersion = CUDA_ADVISOR_VERSION;
   Report.Checks = Known;
@@ -212,6 +225,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
         error(R.File + ": " + R.ErrorMessage);
         Report.Errors.push_back({R.File, R.ErrorMessage});
         InputErrors = true;
+        ++Unreadable;
         continue;
       }
       if (R.ParseErrors) {
@@ -283,7 +297,8 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   for (const Finding &F : Findings)
     if (F.Level >= Cfg.FailOn)
       ++Failing;
-  if (!Opts.Quiet && *Format == report::OutputFormat::Text && !Opts.Sources.empty())
+  // No summary when no source could be read at all: the errors say it all.
+  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Opts.Sources.size())
     errs() << Findings.size() << (Findings.size() == 1 ? " finding" : " findings") << " in "
            << Opts.Sources.size() << (Opts.Sources.size() == 1 ? " file" : " files")
            << (InputErrors ? " (some input could not be analyzed)" : "") << ".\n";

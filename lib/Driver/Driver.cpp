@@ -14,6 +14,7 @@
 #include "CLI/CLI.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -103,9 +104,17 @@ int main(int Argc, char **Argv) {
     return App.exit(E);
   } catch (const CLI::CallForVersion &E) {
     return App.exit(E);
+  } catch (const CLI::ExtrasError &E) {
+    // "The following argument was not expected: --frobnicate"
+    std::string What = E.what();
+    std::string Args = What.substr(What.find(':') == std::string::npos ? 0 : What.find(':') + 2);
+    std::cerr << "cuda-advisor: error: unknown option or argument: " << Args << " (see --help)\n";
+    return ExitInputError;
   } catch (const CLI::ParseError &E) {
-    std::cerr << "cuda-advisor: error: " << E.what() << "\n"
-              << "Run with --help for more information.\n";
+    std::string What = E.what();
+    if (!What.empty())
+      What[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(What[0])));
+    std::cerr << "cuda-advisor: error: " << What << " (see --help)\n";
     return ExitInputError;
   }
 

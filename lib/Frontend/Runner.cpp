@@ -10,6 +10,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
@@ -85,9 +86,16 @@ Expected<std::unique_ptr<tooling::CompilationDatabase>> loadDatabase(StringRef B
                              BuildPath.str().c_str());
   auto DB = tooling::JSONCompilationDatabase::loadFromFile(
       File, Error, tooling::JSONCommandLineSyntax::AutoDetect);
-  if (!DB)
-    return createStringError(inconvertibleErrorCode(), "%s: not a valid compilation database: %s",
-                             File.c_str(), Error.c_str());
+  if (!DB) {
+    // Clang's reasons read "Expected array." or "Error while parsing...".
+    StringRef Why = StringRef(Error).trim().rtrim('.');
+    std::string Reason = Why.empty() ? "unknown error" : Why.str();
+    Reason[0] = toLower(Reason[0]);
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: not a valid compilation database (a JSON array of compile "
+                             "commands): %s",
+                             File.c_str(), Reason.c_str());
+  }
   return tooling::inferMissingCompileCommands(std::move(DB));
 }
 
@@ -117,7 +125,13 @@ public:
       return;
     }
     if (sys::fs::is_directory(R.File)) {
-      fail(R, "is a directory");
+      fail(R, "is a directory, not a source file");
+      return;
+    }
+    if (Expected<sys::fs::file_t> F = sys::fs::openNativeFileForRead(R.File)) {
+      sys::fs::closeFile(*F);
+    } else {
+      fail(R, "cannot read it: " + toString(F.takeError()));
       return;
     }
     std::optional<tooling::CompileCommand> Cmd = commandFor(R);
@@ -132,6 +146,8 @@ public:
       fail(R, toString(Cuda.takeError()));
       return;
     }
+    for (const std::string &W : Neutral.Warnings)
+      R.Messages.push_back(W);
     if (Opts.Verbose) {
       if (!Neutral.Dropped.empty())
         R.Messages.push_back("dropped flags: " + join(Neutral.Dropped, " "));

@@ -1,0 +1,3 @@
+// Found through the -isystem= of the "arguments" entry.
+#pragma once
+#define VENDOR_COUNT 16
