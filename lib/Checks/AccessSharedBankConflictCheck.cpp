@@ -134,22 +134,41 @@ static std::string paddedDeclaration(const MemoryAccess &A, int64_t StrideBytes,
          std::to_string(Inner->getZExtSize() + 1) + "]";
 }
 
+/// The pointer variable the access indexes, when it is not the array itself
+/// (T *sdata = SharedMemory<T>(); sdata[i]).
+static std::string indexedPointer(const Expr *Site, const MemoryRoot &Root) {
+  const Expr *Base = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Site->IgnoreParenImpCasts()))
+    Base = AS->getBase();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(Site->IgnoreParenImpCasts());
+           UO && UO->getOpcode() == UO_Deref)
+    Base = UO->getSubExpr();
+  const auto *DRE = Base ? dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()) : nullptr;
+  if (!DRE || DRE->getDecl() == Root.Decl || !DRE->getDecl()->getIdentifier() ||
+      !DRE->getType()->isPointerType())
+    return "";
+  return DRE->getDecl()->getName().str();
+}
+
 void AccessSharedBankConflictCheck::report(const Conflict &C) {
   const MemoryAccess &A = C.Access;
   ASTContext &AST = Ctx.ast();
   std::string Buffer = A.Address.Root.name();
+  std::string Shown = Buffer;
+  if (std::string P = indexedPointer(A.Site, A.Address.Root); !P.empty())
+    Shown = P + "' into '" + Buffer;
   std::string Degree = std::to_string(C.Banks.Degree);
   AffineForm Stride = A.laneStride();
   std::string Msg;
   if (C.AtLeast) {
     std::optional<AffineForm> Words = Stride.dividedExactly(4);
     std::string W = Words ? Words->str(AST) : Stride.str(AST);
-    Msg = "at least " + Degree + "-way shared-memory bank conflict on '" + Buffer +
+    Msg = "at least " + Degree + "-way shared-memory bank conflict on '" + Shown +
           "': consecutive threads are `" + W + "` 4-byte words apart, so whatever its value "
           "(other than 0) at least " + Degree + " lanes of a warp hit the same bank and the "
           "access is replayed that many times";
   } else {
-    Msg = Degree + "-way shared-memory bank conflict on '" + Buffer + "': consecutive threads are " +
+    Msg = Degree + "-way shared-memory bank conflict on '" + Shown + "': consecutive threads are " +
           std::to_string(C.StrideWords) + " 4-byte words apart";
     if (C.ThreadsX < 32)
       Msg += " (a warp spans " + std::to_string(32 / C.ThreadsX) + " rows of " +

@@ -305,7 +305,7 @@ bool KernelFusionCheck::compatible(const Launch &A, const Launch &B, std::vector
     for (const BufferUse &BB : B.Summary->Buffers) {
       const Expr *AA = ArgOf(A, BA.Root), *AB = ArgOf(B, BB.Root);
       if (BA.Written && BB.Written && AA && AB && sameValue(AA, AB, VT)) {
-        Buffers.push_back({AB, pointeeBytes(BB.Root.Decl, Ctx.ast())});
+        Buffers.push_back({AB, pointeeBytes(BB.Root.Decl, Ctx.ast()), /*Overwritten=*/true});
         return true;
       }
     }
@@ -402,7 +402,7 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
               ("'" + BufferNames[I] + "'");
   size_t Saved = Chain.size() - 1;
   std::string Msg = std::to_string(Chain.size()) + " element-wise kernels (" + Names +
-                    ") run back to back on one stream over the same index and pass " + Quoted +
+                    ") run back to back on one stream over the same index and share " + Quoted +
                     " through global memory: one fused kernel saves " + std::to_string(Saved) +
                     (Saved == 1 ? " launch" : " launches") +
                     " and the write and re-read of each intermediate buffer";
@@ -417,12 +417,15 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
     if (I == 0)
       continue;
     std::string Via;
+    bool Overwrites = false;
     for (const Passed &P : Links[I - 1]) {
       std::string N = sourceText(P.Arg, AST);
       Via += (Via.empty() ? "'" : ", '") + (N.empty() ? std::string("buffer") : N) + "'";
+      Overwrites |= P.Overwritten;
     }
     D.note(Chain[I].Site.Call->getBeginLoc(),
-           "'" + Chain[I].Kernel->getNameAsString() + "' uses " + Via + " from '" +
+           "'" + Chain[I].Kernel->getNameAsString() + (Overwrites ? "' writes " : "' reads ") +
+               Via + (Overwrites ? " again after '" : " written by '") +
                Chain[I - 1].Kernel->getNameAsString() + "'");
   }
   D.evidence("kernels", std::move(Kernels))

@@ -37,6 +37,7 @@ private:
   struct Passed {
     const clang::Expr *Arg = nullptr;
     unsigned ElementBytes = 0;
+    bool Overwritten = false; ///< The next kernel writes it without reading it.
   };
 
   void scan(const clang::Stmt *S);

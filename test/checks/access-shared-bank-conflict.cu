@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-shared-bank-conflict' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,access-shared-bank-conflict' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-shared-bank-conflict' --format=json %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // REQUIRES: cuda
@@ -82,7 +85,7 @@ __global__ void dynamicColumn(float *out) {
 }
 
 __device__ float columnRead(const float *s, int ld) {
-  // CHECK: :[[@LINE+1]]:10: warning: 32-way shared-memory bank conflict on 'buf'
+  // CHECK: :[[@LINE+1]]:10: warning: 32-way shared-memory bank conflict on 's' into 'buf'
   return s[threadIdx.x * ld];
 }
 
@@ -189,6 +192,111 @@ __global__ void warpSums(const float *in, float *out) {
   __syncthreads();
   if (warp == 0)
     out[blockIdx.x] = partial[lane];
+}
+
+// ------------------------------------------------ real-world style kernels
+
+// The CUDA samples' reductions: SharedMemory<T> hands out the dynamic
+// shared array through a conversion operator.
+template <class T> struct SharedMemory {
+  __device__ inline operator T *() {
+    extern __shared__ int __smem[];
+    return (T *)__smem;
+  }
+};
+
+template <class T>
+__global__ void reduceInterleaved(const T *g_idata, T *g_odata, unsigned n) {
+  T *sdata = SharedMemory<T>();
+  unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = i < n ? g_idata[i] : 0;
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    int index = 2 * s * tid;
+    if (index < blockDim.x)
+      // CHECK: :[[@LINE+1]]:7: warning: at least 2-way shared-memory bank conflict on 'sdata' into '__smem': consecutive threads are `2 * s` 4-byte words apart
+      sdata[index] += sdata[index + s];
+    // CHECK: :[[@LINE-1]]:23: warning: at least 2-way shared-memory bank conflict on 'sdata' into '__smem'
+    __syncthreads();
+  }
+  if (tid == 0)
+    g_odata[blockIdx.x] = sdata[0];
+}
+
+template <class T>
+__global__ void reduceSequential(const T *g_idata, T *g_odata, unsigned n) {
+  T *sdata = SharedMemory<T>();
+  unsigned tid = threadIdx.x, i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+  T mySum = i < n ? g_idata[i] : 0;
+  if (i + blockDim.x < n)
+    mySum += g_idata[i + blockDim.x];
+  sdata[tid] = mySum;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] = mySum = mySum + sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    g_odata[blockIdx.x] = mySum;
+}
+
+// Work-efficient (Blelloch) scan: the up-sweep's ai/bi are 2 * offset words
+// apart across threads; the padded version (CONFLICT_FREE_OFFSET) is not
+// affine and gives no claim.
+__global__ void scanBlelloch(float *out, const float *in, int n) {
+  extern __shared__ float temp[];
+  int thid = threadIdx.x, offset = 1;
+  // Each thread moves two neighbouring words: every instruction is 2-way
+  // (a float2 access would not be).
+  // CHECK: :[[@LINE+1]]:3: warning: 2-way shared-memory bank conflict on 'temp': consecutive threads are 2 4-byte words apart
+  temp[2 * thid] = in[2 * thid];
+  // CHECK: :[[@LINE+1]]:3: warning: 2-way shared-memory bank conflict on 'temp'
+  temp[2 * thid + 1] = in[2 * thid + 1];
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (thid < d) {
+      int ai = offset * (2 * thid + 1) - 1;
+      int bi = offset * (2 * thid + 2) - 1;
+      // CHECK: :[[@LINE+2]]:7: warning: at least 2-way shared-memory bank conflict on 'temp': consecutive threads are `2 * offset` 4-byte words apart
+      // CHECK: :[[@LINE+1]]:19: warning: at least 2-way shared-memory bank conflict on 'temp'
+      temp[bi] += temp[ai];
+    }
+    offset *= 2;
+  }
+  __syncthreads();
+  // CHECK: :[[@LINE+1]]:19: warning: 2-way shared-memory bank conflict on 'temp'
+  out[2 * thid] = temp[2 * thid];
+  // CHECK: :[[@LINE+1]]:23: warning: 2-way shared-memory bank conflict on 'temp'
+  out[2 * thid + 1] = temp[2 * thid + 1];
+}
+
+#define LOG_NUM_BANKS 5
+#define CONFLICT_FREE_OFFSET(n) ((n) >> LOG_NUM_BANKS)
+__global__ void scanBlellochPadded(float *out, const float *in, int n) {
+  extern __shared__ float temp[];
+  int thid = threadIdx.x, offset = 1;
+  int ai = thid, bi = thid + n / 2;
+  temp[ai + CONFLICT_FREE_OFFSET(ai)] = in[ai];
+  temp[bi + CONFLICT_FREE_OFFSET(bi)] = in[bi];
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (thid < d) {
+      int a = offset * (2 * thid + 1) - 1, b = offset * (2 * thid + 2) - 1;
+      a += CONFLICT_FREE_OFFSET(a);
+      b += CONFLICT_FREE_OFFSET(b);
+      temp[b] += temp[a];
+    }
+    offset *= 2;
+  }
+  __syncthreads();
+  out[ai] = temp[ai + CONFLICT_FREE_OFFSET(ai)];
+  out[bi] = temp[bi + CONFLICT_FREE_OFFSET(bi)];
+}
+
+void launchReductions(float *a, float *b, unsigned n) {
+  reduceInterleaved<float><<<n / 256, 256, 256 * sizeof(float)>>>(a, b, n);
+  reduceSequential<float><<<n / 512, 256, 256 * sizeof(float)>>>(a, b, n);
 }
 
 // JSON: "check": "access-shared-bank-conflict",

@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,access-uncoalesced' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' --format=json %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // REQUIRES: cuda
@@ -169,6 +172,136 @@ __global__ void coalescedHelper(const float *in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = loadAt(in, i);
 }
+
+// ------------------------------------------------ real-world style kernels
+
+// Naive matrix multiply with the row from threadIdx.x: A and C are walked
+// down columns. (The usual version, row from threadIdx.y, is clean below.)
+__global__ void matmulRowFromX(const float *A, const float *B, float *C, int N) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  int col = blockIdx.y * blockDim.y + threadIdx.y;
+  float sum = 0;
+  for (int k = 0; k < N; ++k)
+    // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'A': consecutive threads are `N` elements apart
+    sum += A[row * N + k] * B[k * N + col];
+  // CHECK: :[[@LINE-3]]:3: note: each thread walks a row of its own in this loop
+  // CHECK: :[[@LINE+1]]:3: warning: uncoalesced global store of 'C': consecutive threads are `N` elements apart
+  C[row * N + col] = sum;
+}
+
+__global__ void matmulNaive(const float *A, const float *B, float *C, int N) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < N && col < N) {
+    float sum = 0;
+    for (int k = 0; k < N; ++k)
+      sum += A[row * N + k] * B[k * N + col];
+    C[row * N + col] = sum;
+  }
+}
+
+#define TILE 16
+__global__ void matmulTiled(const float *A, const float *B, float *C, int N) {
+  __shared__ float As[TILE][TILE], Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float sum = 0;
+  for (int m = 0; m < N / TILE; ++m) {
+    As[ty][tx] = A[row * N + m * TILE + tx];
+    Bs[ty][tx] = B[(m * TILE + ty) * N + col];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < TILE; ++k)
+      sum += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * N + col] = sum;
+}
+
+// Sparse matrix-vector products: CSR gathers through col[] (data-dependent:
+// no claim); ELL stored row by row makes each thread walk its own row, ELL
+// stored column by column (the usual layout) is coalesced.
+__global__ void spmvCsr(int rows, const int *ptr, const int *col, const float *val,
+                        const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float dot = 0;
+    for (int j = ptr[r]; j < ptr[r + 1]; ++j)
+      dot += val[j] * x[col[j]];
+    y[r] = dot;
+  }
+}
+
+__global__ void spmvEllRowMajor(int rows, int width, const int *col, const float *val,
+                                const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float dot = 0;
+    for (int k = 0; k < width; ++k)
+      // CHECK: :[[@LINE+1]]:14: warning: uncoalesced global load of 'val': consecutive threads are `width` elements apart
+      dot += val[r * width + k] * x[col[r * width + k]];
+    // CHECK: :[[@LINE-1]]:37: warning: uncoalesced global load of 'col': consecutive threads are `width` elements apart
+    y[r] = dot;
+  }
+}
+
+__global__ void spmvEllColumnMajor(int rows, int width, const int *col, const float *val,
+                                   const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float dot = 0;
+    for (int k = 0; k < width; ++k)
+      dot += val[k * rows + r] * x[col[k * rows + r]];
+    y[r] = dot;
+  }
+}
+
+__global__ void histogramGlobal(const unsigned char *in, unsigned *bins, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    atomicAdd(&bins[in[i]], 1u);
+}
+
+__global__ void stencil2d(const float *in, float *out, int w, int h) {
+  __shared__ float halo[18][34];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  halo[threadIdx.y + 1][threadIdx.x + 1] = in[y * w + x];
+  if (threadIdx.x == 0 && x > 0)
+    halo[threadIdx.y + 1][0] = in[y * w + x - 1];
+  __syncthreads();
+  out[y * w + x] = halo[threadIdx.y + 1][threadIdx.x] + halo[threadIdx.y + 1][threadIdx.x + 2] +
+                   halo[threadIdx.y][threadIdx.x + 1] + halo[threadIdx.y + 2][threadIdx.x + 1];
+}
+
+__global__ void bitonicStep(float *a, int j, int k) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, ixj = i ^ j;
+  if (ixj > i && ((i & k) == 0) == (a[i] > a[ixj])) {
+    float t = a[i];
+    a[i] = a[ixj];
+    a[ixj] = t;
+  }
+}
+
+__global__ void nbody(const float4 *pos, float4 *acc, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float4 me = pos[i], a = make_float4(0, 0, 0, 0);
+  for (int j = 0; j < n; ++j) {
+    float4 other = pos[j];
+    float dx = other.x - me.x, dy = other.y - me.y, dz = other.z - me.z;
+    float inv = rsqrtf(dx * dx + dy * dy + dz * dz + 1e-6f);
+    a.x += dx * inv;
+    a.y += dy * inv;
+    a.z += dz * inv;
+  }
+  acc[i] = a;
+}
+
+template <typename T>
+__global__ void saxpyT(int n, T a, const T *x, T *y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+template __global__ void saxpyT<float>(int, float, const float *, float *);
+template __global__ void saxpyT<double>(int, double, const double *, double *);
 
 void launch(double *d) {
   templated<1><<<1, 32>>>(d);

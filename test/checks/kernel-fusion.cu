@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-fusion' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,kernel-fusion' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-fusion' --format=json %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // REQUIRES: cuda
@@ -97,18 +100,18 @@ __global__ void external(float *x, int n); // Defined in another file.
 
 void chain(const float *x, float *tmp, float *y) {
   const int blocks = (N + Threads - 1) / Threads;
-  // CHECK: :[[@LINE+1]]:3: warning: 3 element-wise kernels (scale -> shift -> square) run back to back on one stream over the same index and pass 'tmp' and 'y' through global memory: one fused kernel saves 2 launches and the write and re-read of each intermediate buffer (16 MiB of memory traffic per pass) [kernel-fusion]
+  // CHECK: :[[@LINE+1]]:3: warning: 3 element-wise kernels (scale -> shift -> square) run back to back on one stream over the same index and share 'tmp' and 'y' through global memory: one fused kernel saves 2 launches and the write and re-read of each intermediate buffer (16 MiB of memory traffic per pass) [kernel-fusion]
   scale<<<blocks, Threads>>>(x, tmp, 2.0f, N);
-  // CHECK: :[[@LINE+1]]:3: note: 'shift' uses 'tmp' from 'scale'
+  // CHECK: :[[@LINE+1]]:3: note: 'shift' reads 'tmp' written by 'scale'
   shift<<<blocks, Threads>>>(tmp, y, 1.0f, N);
   CUDA_CHECK(cudaGetLastError());
-  // CHECK: :[[@LINE+1]]:3: note: 'square' uses 'y' from 'shift'
+  // CHECK: :[[@LINE+1]]:3: note: 'square' reads 'y' written by 'shift'
   square<<<blocks, Threads>>>(y, N);
 }
 
 void onStream(const float *x, float *y, int n, cudaStream_t stream) {
   dim3 grid(120), block(256);
-  // CHECK: :[[@LINE+1]]:3: warning: 2 element-wise kernels (axpyGridStride -> reluGridStride) run back to back on one stream over the same index and pass 'y' through global memory: one fused kernel saves 1 launch and the write and re-read of each intermediate buffer [kernel-fusion]
+  // CHECK: :[[@LINE+1]]:3: warning: 2 element-wise kernels (axpyGridStride -> reluGridStride) run back to back on one stream over the same index and share 'y' through global memory: one fused kernel saves 1 launch and the write and re-read of each intermediate buffer [kernel-fusion]
   axpyGridStride<<<grid, block, 0, stream>>>(x, y, 3.0f, n);
   reluGridStride<<<grid, block, 0, stream>>>(y, n);
 }
@@ -185,6 +188,36 @@ void unrelatedOrShifted(const float *x, float *a, float *b, float *c, int off) {
 void oneLaunchPerIteration(float *y, int steps) {
   for (int s = 0; s < steps; ++s)
     square<<<N / Threads, Threads>>>(y, N);
+}
+
+// ------------------------------------------------ real-world style pipelines
+
+// A time-stepping loop: the two launches of one iteration form a chain.
+void timeSteps(float *u, float *tmp, const float *alpha, int steps) {
+  for (int it = 0; it < steps; ++it) {
+    // CHECK: :[[@LINE+1]]:5: warning: 2 element-wise kernels (scale -> shift)
+    scale<<<N / Threads, Threads>>>(u, tmp, 0.5f, N);
+    shift<<<N / Threads, Threads>>>(tmp, u, 0.25f, N);
+    CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+// A stream pipeline whose stages are separated by copies and events: each
+// launch waits for data from the host, nothing to fuse.
+void pipeline(const float *hostIn, float *hostOut, float *d, float *e, cudaStream_t s,
+              cudaEvent_t done) {
+  cudaMemcpyAsync(d, hostIn, N * sizeof(float), cudaMemcpyHostToDevice, s);
+  scale<<<N / Threads, Threads, 0, s>>>(d, e, 2.0f, N);
+  cudaEventRecord(done, s);
+  square<<<N / Threads, Threads, 0, s>>>(e, N);
+  cudaMemcpyAsync(hostOut, e, N * sizeof(float), cudaMemcpyDeviceToHost, s);
+}
+
+// Normalization: a reduction feeds a scale; not element-wise.
+void normalizeAll(float *x, float *y, float *total) {
+  cudaMemsetAsync(total, 0, sizeof(float));
+  accumulate<<<N / Threads, Threads>>>(x, total, N);
+  normalize<<<N / Threads, Threads>>>(x, total, y, N);
 }
 
 // JSON: "check": "kernel-fusion",
