@@ -53,7 +53,7 @@ public:
     std::vector<std::unique_ptr<Check>> Checks = createEnabled(Cfg, Ctx);
     if (Checks.empty())
       return;
-    restrictToUserCode(AST);
+    restrictToUserCode(AST, Ctx);
     ast_matchers::MatchFinder Finder;
     for (auto &C : Checks)
       C->registerMatchers(Finder);
@@ -63,15 +63,24 @@ public:
   }
 
 private:
-  /// Matchers only walk declarations outside system and CUDA headers: the
-  /// CUDA headers alone hold tens of thousands of declarations.
-  void restrictToUserCode(ASTContext &AST) {
+  /// Matchers only walk declarations outside system and CUDA headers (the
+  /// CUDA headers alone hold tens of thousands of declarations), and those
+  /// of the system headers --header-filter matches.
+  void restrictToUserCode(ASTContext &AST, CheckContext &Ctx) {
     const SourceManager &SM = AST.getSourceManager();
     std::vector<Decl *> Scope;
+    llvm::DenseMap<FileID, bool> SystemFileShown;
     for (Decl *D : AST.getTranslationUnitDecl()->decls()) {
       clang::SourceLocation L = SM.getFileLoc(D->getLocation());
-      if (L.isInvalid() || SM.isInSystemHeader(L))
+      if (L.isInvalid())
         continue;
+      if (SM.isInSystemHeader(L)) {
+        auto [It, New] = SystemFileShown.try_emplace(SM.getFileID(L), false);
+        if (New)
+          It->second = !Cfg.HeaderFilter.empty() && Ctx.isReportable(L);
+        if (!It->second)
+          continue;
+      }
       if (!ResourceDir.empty()) {
         if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L)))
           if (FE->getName().starts_with(ResourceDir))
