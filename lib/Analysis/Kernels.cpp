@@ -30,7 +30,11 @@ static std::string mangle(const FunctionDecl *FD, MangleContext &MC) {
     return FD->getNameAsString(); // extern "C" kernels.
   std::string Name;
   llvm::raw_string_ostream OS(Name);
-  MC.mangleName(GlobalDecl(FD), OS);
+  // In a host-side parse, GlobalDecl(FD) of a kernel names its host stub
+  // (_Z18__device_stub__addPfi); profiles show the device symbol (_Z3addPfi).
+  GlobalDecl GD = FD->hasAttr<CUDAGlobalAttr>() ? GlobalDecl(FD, KernelReferenceKind::Kernel)
+                                                : GlobalDecl(FD);
+  MC.mangleName(GD, OS);
   return OS.str();
 }
 
@@ -39,10 +43,13 @@ std::vector<std::string> kernelMangledNames(const FunctionDecl *FD, ASTContext &
   if (!FD)
     return Names;
   std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
-  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-  if (!Pattern)
-    Pattern = FD;
-  if (const FunctionTemplateDecl *T = Pattern->getDescribedFunctionTemplate()) {
+  // An instantiation (the kernel of a launch) is itself; the template (a
+  // finding in its body) is every instantiation.
+  if (FD->isTemplateInstantiation() && !FD->isDependentContext()) {
+    Names.push_back(mangle(FD, *MC));
+    return Names;
+  }
+  if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate()) {
     for (const FunctionDecl *Spec : T->specializations())
       if (!Spec->isDependentContext())
         Names.push_back(mangle(Spec, *MC));

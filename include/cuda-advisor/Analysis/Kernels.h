@@ -22,8 +22,9 @@ bool isDeviceOnly(const clang::FunctionDecl *FD);
 /// Code that may run on the host: no CUDA attribute, or __host__ (maybe __device__ too).
 bool mayRunOnHost(const clang::FunctionDecl *FD);
 
-/// The device-side mangled names a profile shows for the kernel FD: one name,
-/// or one per instantiation when FD is (part of) a template.
+/// The device-side mangled names a profile shows for the kernel FD: its own
+/// name for a plain kernel or an instantiation, one per instantiation for a
+/// function template's pattern.
 std::vector<std::string> kernelMangledNames(const clang::FunctionDecl *FD,
                                             clang::ASTContext &Ctx);
 
