@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -156,6 +157,427 @@ Invariance combine(Invariance A, Invariance B) {
 
 Invariance invarianceIn(const Expr *E, const Stmt *Loop, ValueTracker &VT) {
   return InvarianceVisitor(Loop, VT).visit(E);
+}
+
+//===----------------------------------------------------------------------===//
+// Counted loops and pointer strides.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const VarDecl *varOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// `++i`, `i++`, `--i`, `i += c`, `i -= c`, `i = i + c`: the variable and step.
+std::optional<Induction> stepOf(const Expr *E, ValueTracker &VT) {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->isIncrementDecrementOp()) {
+    const VarDecl *V = varOf(UO->getSubExpr());
+    if (!V || !V->getType()->isIntegerType())
+      return std::nullopt;
+    return Induction{V, UO->isIncrementOp() ? 1 : -1};
+  }
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(E);
+      CA && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign)) {
+    const VarDecl *V = varOf(CA->getLHS());
+    std::optional<int64_t> C = VT.evaluateInt(CA->getRHS());
+    if (!V || !C || !V->getType()->isIntegerType())
+      return std::nullopt;
+    return Induction{V, CA->getOpcode() == BO_AddAssign ? *C : -*C};
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign) {
+    const VarDecl *V = varOf(BO->getLHS());
+    const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (!V || !Sum || (Sum->getOpcode() != BO_Add && Sum->getOpcode() != BO_Sub) ||
+        varOf(Sum->getLHS()) != V)
+      return std::nullopt;
+    std::optional<int64_t> C = VT.evaluateInt(Sum->getRHS());
+    if (!C)
+      return std::nullopt;
+    return Induction{V, Sum->getOpcode() == BO_Add ? *C : -*C};
+  }
+  return std::nullopt;
+}
+
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl() == V;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+/// Writes of V inside S (stores other than its initializer, ++, +=...).
+unsigned writesInside(const VarDecl *V, const Stmt *S, ValueTracker &VT) {
+  const VarWrites *W = VT.writesOf(V);
+  if (!W)
+    return ~0u;
+  const SourceManager &SM = VT.context().getSourceManager();
+  unsigned N = 0;
+  for (const Stmt *O : W->OtherWrites)
+    N += contains(S, O->getBeginLoc(), SM);
+  for (const Expr *E : W->Values)
+    N += E != V->getInit() && contains(S, E->getBeginLoc(), SM);
+  return N;
+}
+
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    return F->getBody();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return W->getBody();
+  if (const auto *D = dyn_cast<DoStmt>(Loop))
+    return D->getBody();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    return R->getBody();
+  return nullptr;
+}
+
+/// A linear function of the iteration number: C + SymScale * Sym per iteration.
+struct Linear {
+  int64_t C = 0;
+  const Expr *Sym = nullptr;
+  int64_t SymScale = 0;
+  bool zero() const { return C == 0 && !Sym; }
+};
+
+class StrideWalker {
+public:
+  StrideWalker(const Stmt *Loop, std::optional<Induction> Ind, ValueTracker &VT)
+      : Loop(Loop), Ind(Ind), VT(VT), SM(VT.context().getSourceManager()) {}
+
+  /// Per-iteration change of an integer expression.
+  std::optional<Linear> integer(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 12)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *CE = dyn_cast<CastExpr>(E))
+      return integer(CE->getSubExpr(), Depth + 1);
+    if (Ind && varOf(E) == Ind->Var && isa<DeclRefExpr>(E))
+      return Linear{Ind->Step, nullptr, 0};
+    if (VT.evaluateInt(E))
+      return Linear{};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+          V && contains(Loop, V->getLocation(), SM))
+        if (const Expr *Single = VT.singleValue(V))
+          return integer(Single, Depth + 1);
+    if (invarianceIn(E, Loop, VT) == Invariance::Invariant)
+      return Linear{};
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return std::nullopt;
+    std::optional<Linear> L = integer(BO->getLHS(), Depth + 1);
+    std::optional<Linear> R = integer(BO->getRHS(), Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+    case BO_Sub: {
+      int64_t Sign = BO->getOpcode() == BO_Add ? 1 : -1;
+      if (L->Sym && R->Sym)
+        return std::nullopt;
+      Linear Out{L->C + Sign * R->C, L->Sym ? L->Sym : R->Sym,
+                 L->Sym ? L->SymScale : Sign * R->SymScale};
+      return Out;
+    }
+    case BO_Mul:
+      return product(BO->getLHS(), *L, BO->getRHS(), *R);
+    case BO_Shl: {
+      std::optional<int64_t> K = VT.evaluateInt(BO->getRHS());
+      if (!K || *K < 0 || *K > 40 || !R->zero())
+        return std::nullopt;
+      return Linear{L->C << *K, L->Sym, L->SymScale << *K};
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// Per-iteration change, in bytes, of a pointer expression.
+  std::optional<Linear> pointer(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 12)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *CE = dyn_cast<CastExpr>(E))
+      return pointer(CE->getSubExpr(), Depth + 1);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        BO->getType()->isPointerType()) {
+      const Expr *Base = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+      const Expr *Offset = Base == BO->getLHS() ? BO->getRHS() : BO->getLHS();
+      return offsetBy(Base, Offset, BO->getType()->getPointeeType(),
+                      BO->getOpcode() == BO_Sub ? -1 : 1, Depth);
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+        return offsetBy(AS->getBase(), AS->getIdx(), AS->getType(), 1, Depth);
+    if (invarianceIn(E, Loop, VT) == Invariance::Invariant)
+      return Linear{};
+    const VarDecl *V = varOf(E);
+    if (!V || !isa<DeclRefExpr>(E) || !V->getType()->isPointerType())
+      return std::nullopt;
+    if (contains(Loop, V->getLocation(), SM)) {
+      if (const Expr *Single = VT.singleValue(V))
+        return pointer(Single, Depth + 1);
+      return std::nullopt;
+    }
+    return bumped(V);
+  }
+
+private:
+  std::optional<Linear> product(const Expr *LE, const Linear &L, const Expr *RE,
+                                const Linear &R) {
+    if (L.zero() && R.zero())
+      return Linear{};
+    if (!L.zero() && !R.zero())
+      return std::nullopt; // i * i
+    const Expr *ConstSide = L.zero() ? LE : RE;
+    const Linear &Var = L.zero() ? R : L;
+    if (std::optional<int64_t> K = VT.evaluateInt(ConstSide))
+      return Linear{Var.C * *K, Var.Sym, Var.SymScale * *K};
+    if (Var.Sym)
+      return std::nullopt;
+    return Linear{0, ConstSide, Var.C}; // i * chunk: a symbolic, invariant stride.
+  }
+
+  std::optional<Linear> offsetBy(const Expr *Base, const Expr *Offset, QualType Element,
+                                 int64_t Sign, unsigned Depth) {
+    std::optional<int64_t> Size = sizeOf(Element);
+    std::optional<Linear> B = pointer(Base, Depth + 1);
+    std::optional<Linear> O = integer(Offset, Depth + 1);
+    if (!Size || !B || !O || (B->Sym && O->Sym))
+      return std::nullopt;
+    return Linear{B->C + Sign * O->C * *Size, B->Sym ? B->Sym : O->Sym,
+                  B->Sym ? B->SymScale : Sign * O->SymScale * *Size};
+  }
+
+  /// A pointer variable stepped once per iteration (`p += k`, `++p`).
+  std::optional<Linear> bumped(const VarDecl *V) {
+    const VarWrites *W = VT.writesOf(V);
+    const Stmt *Body = loopBody(Loop);
+    if (!W || W->Escapes || !Body)
+      return std::nullopt;
+    for (const Expr *E : W->Values)
+      if (E != V->getInit() && contains(Loop, E->getBeginLoc(), SM))
+        return std::nullopt;
+    const Expr *Step = nullptr;
+    for (const Stmt *O : W->OtherWrites) {
+      if (!contains(Loop, O->getBeginLoc(), SM))
+        continue;
+      if (Step)
+        return std::nullopt;
+      Step = dyn_cast<Expr>(O);
+    }
+    if (!Step || !onEveryIteration(Step, Body))
+      return std::nullopt;
+    std::optional<int64_t> Size = sizeOf(V->getType()->getPointeeType());
+    if (!Size)
+      return std::nullopt;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Step); UO && UO->isIncrementDecrementOp())
+      return Linear{UO->isIncrementOp() ? *Size : -*Size};
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(Step)) {
+      std::optional<int64_t> K = VT.evaluateInt(CA->getRHS());
+      if (K)
+        return Linear{(CA->getOpcode() == BO_AddAssign ? 1 : -1) * *K * *Size};
+      if (invarianceIn(CA->getRHS(), Loop, VT) == Invariance::Invariant &&
+          CA->getOpcode() == BO_AddAssign)
+        return Linear{0, CA->getRHS(), *Size};
+    }
+    return std::nullopt;
+  }
+
+  /// S is a statement of the loop body's top level, or the for-increment.
+  bool onEveryIteration(const Expr *S, const Stmt *Body) {
+    if (const auto *For = dyn_cast<ForStmt>(Loop); For && For->getInc())
+      if (contains(For->getInc(), S->getBeginLoc(), SM))
+        return true;
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    if (!CS)
+      return Body == S;
+    for (const Stmt *Child : CS->body())
+      if (Child == S)
+        return true;
+    return false;
+  }
+
+  std::optional<int64_t> sizeOf(QualType T) {
+    if (T.isNull() || T->isDependentType())
+      return std::nullopt;
+    if (T->isVoidType())
+      return 1;
+    if (T->isIncompleteType())
+      return std::nullopt;
+    return VT.context().getTypeSizeInChars(T).getQuantity();
+  }
+
+  const Stmt *Loop;
+  std::optional<Induction> Ind;
+  ValueTracker &VT;
+  const SourceManager &SM;
+};
+
+} // namespace
+
+std::optional<Induction> inductionOf(const Stmt *Loop, ValueTracker &VT) {
+  if (const auto *For = dyn_cast_or_null<ForStmt>(Loop)) {
+    std::optional<Induction> I = stepOf(For->getInc(), VT);
+    if (!I || I->Step == 0 || (For->getBody() && writesInside(I->Var, For->getBody(), VT) != 0))
+      return std::nullopt;
+    return I;
+  }
+  const Stmt *Body = nullptr;
+  const Expr *Cond = nullptr;
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(Loop)) {
+    Body = W->getBody();
+    Cond = W->getCond();
+  } else if (const auto *D = dyn_cast_or_null<DoStmt>(Loop)) {
+    Body = D->getBody();
+    Cond = D->getCond();
+  }
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS)
+    return std::nullopt;
+  std::optional<Induction> Found;
+  for (const Stmt *S : CS->body())
+    if (std::optional<Induction> I = stepOf(dyn_cast<Expr>(S), VT)) {
+      if (Found)
+        return std::nullopt;
+      Found = I;
+    }
+  if (!Found || Found->Step == 0 || !mentions(Cond, Found->Var) ||
+      writesInside(Found->Var, Body, VT) != 1)
+    return std::nullopt;
+  return Found;
+}
+
+std::optional<int64_t> constantTripCount(const Stmt *Loop, ValueTracker &VT) {
+  std::optional<Induction> I = inductionOf(Loop, VT);
+  if (!I)
+    return std::nullopt;
+  const Expr *Cond = nullptr;
+  std::optional<int64_t> Start;
+  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+    Cond = For->getCond();
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      if (DS->isSingleDecl() && DS->getSingleDecl() == I->Var && I->Var->getInit())
+        Start = VT.evaluateInt(I->Var->getInit());
+    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit());
+               BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == I->Var) {
+      Start = VT.evaluateInt(BO->getRHS());
+    }
+  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Cond = W->getCond();
+    const VarWrites *Wr = VT.writesOf(I->Var);
+    if (Wr && !Wr->Escapes && Wr->Values.size() == 1 && Wr->Values.front() == I->Var->getInit() &&
+        Wr->OtherWrites.size() == 1)
+      Start = VT.evaluateInt(I->Var->getInit());
+  }
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  if (!Start || !BO || !BO->isComparisonOp())
+    return std::nullopt;
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *Bound = BO->getRHS();
+  if (varOf(BO->getLHS()) != I->Var) {
+    if (varOf(BO->getRHS()) != I->Var)
+      return std::nullopt;
+    Bound = BO->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  std::optional<int64_t> End = VT.evaluateInt(Bound);
+  if (!End)
+    return std::nullopt;
+  int64_t A = *Start, B = *End, S = I->Step;
+  auto CeilDiv = [](int64_t N, int64_t D) { return N <= 0 ? 0 : (N + D - 1) / D; };
+  if (S > 0) {
+    if (Op == BO_LT)
+      return CeilDiv(B - A, S);
+    if (Op == BO_LE)
+      return CeilDiv(B - A + 1, S);
+    if (Op == BO_NE && B >= A && (B - A) % S == 0)
+      return (B - A) / S;
+  } else {
+    if (Op == BO_GT)
+      return CeilDiv(A - B, -S);
+    if (Op == BO_GE)
+      return CeilDiv(A - B + 1, -S);
+    if (Op == BO_NE && A >= B && (A - B) % -S == 0)
+      return (A - B) / -S;
+  }
+  return std::nullopt;
+}
+
+std::optional<PointerStride> pointerStrideIn(const Expr *Pointer, const Stmt *Loop,
+                                             ValueTracker &VT) {
+  if (!Pointer || !Loop)
+    return std::nullopt;
+  StrideWalker W(Loop, inductionOf(Loop, VT), VT);
+  std::optional<Linear> L = W.pointer(Pointer);
+  if (!L)
+    return std::nullopt;
+  PointerStride S;
+  if (!L->Sym) {
+    S.Bytes = L->C;
+    return S;
+  }
+  if (L->C != 0)
+    return std::nullopt;
+  S.Elements = L->Sym;
+  S.ElementSize = L->SymScale;
+  return S;
+}
+
+bool runsWheneverScopeRuns(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
+  if (S == Scope)
+    return true;
+  DynTypedNode Child = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 128; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Child);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &P = Parents[0];
+    const Stmt *PS = P.get<Stmt>();
+    if (!PS) {
+      if (P.get<VarDecl>()) { // `cudaError_t e = cudaDeviceSynchronize();`
+        Child = P;
+        continue;
+      }
+      return false;
+    }
+    const Stmt *CS = Child.get<Stmt>();
+    if (const auto *If = dyn_cast<IfStmt>(PS)) {
+      if (CS != If->getCond() && CS != If->getInit() &&
+          (!If->getConditionVariableDeclStmt() || CS != If->getConditionVariableDeclStmt()))
+        return false;
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(PS)) {
+      if (CS != CO->getCond())
+        return false;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(PS)) {
+      if (BO->isLogicalOp() && CS == BO->getRHS())
+        return false;
+    } else if (PS == Scope) {
+      return true; // The loop (or function body) itself.
+    } else if (const auto *Do = dyn_cast<DoStmt>(PS)) {
+      if (isLoop(Do))
+        return false; // A real do-while; `do { } while (0)` runs once.
+    } else if (isLoop(PS) || isa<SwitchStmt, CaseStmt, DefaultStmt, CXXCatchStmt, LambdaExpr,
+                                 WhileStmt, ForStmt, CXXForRangeStmt>(PS)) {
+      return false;
+    }
+    if (PS == Scope)
+      return true;
+    Child = P;
+  }
+  return false;
 }
 
 } // namespace cuda_advisor::analysis

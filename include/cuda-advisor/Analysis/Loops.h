@@ -11,11 +11,16 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace clang {
+class ASTContext;
 class CallExpr;
 class Expr;
 class SourceLocation;
 class Stmt;
+class VarDecl;
 } // namespace clang
 
 namespace cuda_advisor::analysis {
@@ -41,6 +46,38 @@ Invariance invarianceIn(const clang::Expr *E, const clang::Stmt *Loop, ValueTrac
 
 /// Combines the invariance of several expressions: any Varies wins, then Unknown.
 Invariance combine(Invariance A, Invariance B);
+
+/// The counter of a counted loop: `for (i = a; i < b; i += s)`, or a while/do
+/// loop whose body steps one variable once per iteration (`++i;` at its top
+/// level) and writes it nowhere else.
+struct Induction {
+  const clang::VarDecl *Var = nullptr;
+  int64_t Step = 1; ///< Added per iteration (negative when counting down).
+};
+std::optional<Induction> inductionOf(const clang::Stmt *Loop, ValueTracker &VT);
+
+/// Iterations of a counted loop whose start, bound and step are constants.
+std::optional<int64_t> constantTripCount(const clang::Stmt *Loop, ValueTracker &VT);
+
+/// How far a pointer advances from one iteration of Loop to the next: `p`
+/// (invariant: 0), `p + i * k`, `&p[i * k]`, `p + off` with `off = i * k`
+/// declared in the loop, or a pointer bumped once per iteration (`p += k`).
+struct PointerStride {
+  /// Bytes per iteration, when they are a constant.
+  std::optional<int64_t> Bytes;
+  /// When the stride is `Elements` elements of ElementSize bytes and
+  /// Elements is loop-invariant but not a constant (`p + i * chunk`).
+  const clang::Expr *Elements = nullptr;
+  int64_t ElementSize = 0;
+};
+std::optional<PointerStride> pointerStrideIn(const clang::Expr *Pointer, const clang::Stmt *Loop,
+                                             ValueTracker &VT);
+
+/// S runs every time Scope (a loop or a function body, or S itself) runs:
+/// the path from S up to Scope crosses no branch (`if` bodies, `?:` arms,
+/// the right of `&&`/`||`, switch cases), no other loop and no lambda.
+/// `do { } while (0)` macro bodies and `if` conditions are fine.
+bool runsWheneverScopeRuns(const clang::Stmt *S, const clang::Stmt *Scope, clang::ASTContext &Ctx);
 
 } // namespace cuda_advisor::analysis
 

@@ -1,0 +1,331 @@
+//===- SyncInLoopCheck.cpp - sync-in-loop ----------------------------------===//
+//
+// For each host loop: does it queue GPU work (launches, async copies,
+// library calls), does it synchronize unconditionally on every iteration,
+// and does anything in it need that synchronization? The last question is
+// answered conservatively: a device-to-host copy, a clock read, MPI, a call
+// whose code we cannot see, or a host access (read or write, directly or by
+// handing the pointer to a function) to a buffer that the loop's GPU work
+// uses or that is managed or pinned memory all count as "needed", and the
+// loop gives no finding.
+//
+//===----------------------------------------------------------------------===//
+#include "SyncInLoopCheck.h"
+#include "cuda-advisor/Analysis/CudaApi.h"
+#include "cuda-advisor/Analysis/HostCode.h"
+#include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Loops.h"
+#include "cuda-advisor/Analysis/Values.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace cuda_advisor::analysis;
+
+namespace cuda_advisor::checks {
+
+namespace {
+
+bool isCudaRuntimeFunction(const FunctionDecl *FD, const SourceManager &SM) {
+  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") &&
+         SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+}
+
+/// The pointer (or container) arguments of a call, as expressions.
+template <typename F> void forEachPointerArg(const CallExpr *C, F Fn) {
+  for (const Expr *Arg : C->arguments()) {
+    const Expr *E = Arg->IgnoreParenImpCasts();
+    QualType T = E->getType();
+    if (T->isPointerType() || T->isArrayType() || Arg->getType()->isPointerType() ||
+        T->isRecordType())
+      Fn(Arg);
+  }
+}
+
+} // namespace
+
+SyncInLoopCheck::SyncInLoopCheck(StringRef Id, Severity Level, CheckContext &Ctx)
+    : Check(Id, Level, Ctx), MaxCallDepth(option("MaxCallDepth", 3)) {}
+
+void SyncInLoopCheck::storeOptions(CheckOptions &Opts) const {
+  storeOption(Opts, "MaxCallDepth", MaxCallDepth);
+}
+
+void SyncInLoopCheck::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+ProvenanceAnalysis &SyncInLoopCheck::provenance() {
+  if (!Origins)
+    Origins = std::make_unique<ProvenanceAnalysis>(Ctx.ast());
+  return *Origins;
+}
+
+const SyncInLoopCheck::Summary &SyncInLoopCheck::summaryOf(const FunctionDecl *FD,
+                                                            unsigned Depth) {
+  const FunctionDecl *Def = FD->getDefinition();
+  auto It = Summaries.find(Def);
+  if (It != Summaries.end())
+    return It->second;
+  Summaries[Def].Consumer = "a recursive call"; // In progress.
+  Summary S = summarize(Def->getBody(), Def->getBody(), Depth);
+  return Summaries[Def] = std::move(S);
+}
+
+SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt *Scope,
+                                                    unsigned Depth) {
+  ASTContext &AST = Ctx.ast();
+  const SourceManager &SM = AST.getSourceManager();
+  ProvenanceAnalysis &PA = provenance();
+  Summary Out;
+  llvm::DenseSet<const ValueDecl *> GpuBuffers;
+  llvm::DenseSet<const Stmt *> GpuCalls; // Their arguments are not host accesses.
+  auto Consumes = [&](std::string Why) {
+    if (Out.Consumer.empty())
+      Out.Consumer = std::move(Why);
+  };
+  auto AddGpuBuffers = [&](const CallExpr *C) {
+    forEachPointerArg(C, [&](const Expr *Arg) {
+      if (const ValueDecl *R = PA.rootOf(Arg))
+        GpuBuffers.insert(R);
+    });
+  };
+
+  // Pass 1: the calls.
+  struct CallCollector : RecursiveASTVisitor<CallCollector> {
+    std::vector<const CallExpr *> Calls;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; } // Runs when called.
+    bool VisitCallExpr(CallExpr *C) {
+      Calls.push_back(C);
+      return true;
+    }
+  } CC;
+  CC.TraverseStmt(const_cast<Stmt *>(Body));
+
+  for (const CallExpr *C : CC.Calls) {
+    HostCallKind K = classifyHostCall(C);
+    std::optional<ApiInfo> Api = classifyApiCall(C);
+    if (queuesGpuWork(K)) {
+      if (!Out.Work)
+        Out.Work = C;
+      GpuCalls.insert(C);
+      AddGpuBuffers(C);
+      if (Api && Api->Kind == ApiKind::CopyAsync) {
+        std::optional<CopyKind> Dir = copyKindOf(C, *Api, AST);
+        if (!Dir || *Dir == CopyKind::DeviceToHost || *Dir == CopyKind::Default)
+          Consumes("a device-to-host copy");
+      }
+      continue;
+    }
+    switch (K) {
+    case HostCallKind::BlockingCopy: {
+      GpuCalls.insert(C);
+      AddGpuBuffers(C);
+      std::optional<CopyKind> Dir = Api ? copyKindOf(C, *Api, AST) : std::nullopt;
+      if (!Dir || *Dir == CopyKind::DeviceToHost || *Dir == CopyKind::Default ||
+          *Dir == CopyKind::HostToHost)
+        Consumes("a device-to-host copy");
+      continue;
+    }
+    case HostCallKind::Sync:
+      GpuCalls.insert(C);
+      if (runsWheneverScopeRuns(C, Scope, AST))
+        Out.Syncs.push_back({C, Api ? Api->Name : "a synchronization"});
+      continue;
+    case HostCallKind::Timing:
+      Consumes("timing");
+      continue;
+    case HostCallKind::HostComm:
+      Consumes("communication with other processes");
+      continue;
+    default:
+      break;
+    }
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD) {
+      if (!isa<CXXPseudoDestructorExpr>(C->getCallee()))
+        Consumes("a call through a pointer");
+      continue;
+    }
+    if (isCudaRuntimeFunction(FD, SM)) {
+      GpuCalls.insert(C);
+      if (FD->getName().starts_with("cudaGraphics") || FD->getName().starts_with("cudaIpc"))
+        Consumes("graphics or IPC interop");
+      continue;
+    }
+    if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+      continue; // Standard library: its pointer arguments are checked in pass 2.
+    const FunctionDecl *Def = FD->getDefinition();
+    if (!Def || !Def->hasBody() || Depth >= MaxCallDepth || !mayRunOnHost(Def)) {
+      if (!Def || !Def->hasBody())
+        Consumes("a call to '" + FD->getNameAsString() + "', whose code is not visible");
+      else if (Depth >= MaxCallDepth)
+        Consumes("calls nested too deeply to follow");
+      continue;
+    }
+    const Summary &S = summaryOf(Def, Depth + 1);
+    if (!S.Consumer.empty())
+      Consumes("'" + FD->getNameAsString() + "' may need it (" + S.Consumer + ")");
+    if (S.Work) {
+      if (!Out.Work)
+        Out.Work = C;
+      GpuCalls.insert(C);
+      AddGpuBuffers(C); // What the callee's GPU work may use.
+    }
+    if (!S.Syncs.empty() && runsWheneverScopeRuns(C, Scope, AST))
+      Out.Syncs.push_back({C, S.Syncs.front().second});
+  }
+  if (!Out.Consumer.empty())
+    return Out;
+
+  // Pass 2: host code touching what the GPU work uses, or managed/pinned memory.
+  struct AccessFinder : RecursiveASTVisitor<AccessFinder> {
+    ProvenanceAnalysis &PA;
+    const llvm::DenseSet<const ValueDecl *> &Gpu;
+    const llvm::DenseSet<const Stmt *> &Skip;
+    std::string Found;
+    AccessFinder(ProvenanceAnalysis &PA, const llvm::DenseSet<const ValueDecl *> &Gpu,
+                 const llvm::DenseSet<const Stmt *> &Skip)
+        : PA(PA), Gpu(Gpu), Skip(Skip) {}
+
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseCallExpr(CallExpr *C) {
+      if (Skip.count(C))
+        return true;
+      return RecursiveASTVisitor::TraverseCallExpr(C);
+    }
+    bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *C) { return true; }
+    bool TraverseCXXMemberCallExpr(CXXMemberCallExpr *C) {
+      if (Skip.count(C))
+        return true;
+      return RecursiveASTVisitor::TraverseCXXMemberCallExpr(C);
+    }
+
+    void touch(const Expr *Base, const char *How) {
+      if (!Found.empty() || !Base)
+        return;
+      const ValueDecl *R = PA.rootOf(Base);
+      std::string Name = R ? "'" + R->getNameAsString() + "'" : "memory";
+      if (R && Gpu.count(R)) {
+        Found = std::string("the host ") + How + " " + Name + ", which the GPU work uses";
+        return;
+      }
+      MemoryKind K = PA.of(Base).Kind;
+      if (K == MemoryKind::Managed || K == MemoryKind::Pinned)
+        Found = std::string("the host ") + How + " " + memoryKindName(K).str() + " memory " + Name;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+      touch(AS->getBase(), "accesses");
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->getOpcode() == UO_Deref)
+        touch(UO->getSubExpr(), "accesses");
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->isArrow())
+        touch(ME->getBase(), "accesses");
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if ((OC->getOperator() == OO_Subscript || OC->getOperator() == OO_Star) &&
+          OC->getNumArgs() >= 1)
+        touch(OC->getArg(0), "accesses");
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasAttr<HIPManagedAttr>())
+        if (Found.empty())
+          Found = "the host accesses the __managed__ variable '" + V->getNameAsString() + "'";
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      // A function handed a pointer may read or write through it.
+      const FunctionDecl *FD = C->getDirectCallee();
+      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+        const Expr *Arg = C->getArg(I);
+        if (FD && I < FD->getNumParams() && FD->getParamDecl(I)->getType()->isReferenceType() &&
+            Arg->IgnoreParenImpCasts()->getType()->isPointerType())
+          continue; // std::swap(a, b): the pointers themselves, not what they point to.
+        QualType T = Arg->IgnoreParenImpCasts()->getType();
+        if (T->isPointerType() || T->isArrayType() || Arg->getType()->isPointerType())
+          touch(Arg, "passes");
+      }
+      return true;
+    }
+  } AF(PA, GpuBuffers, GpuCalls);
+  AF.TraverseStmt(const_cast<Stmt *>(Body));
+  if (!AF.Found.empty())
+    Out.Consumer = AF.Found;
+  return Out;
+}
+
+void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!FD || !FD->hasBody() || !mayRunOnHost(FD) || FD->isDependentContext())
+    return;
+  struct LoopCollector : RecursiveASTVisitor<LoopCollector> {
+    std::vector<const Stmt *> Loops;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitStmt(Stmt *S) {
+      if (isLoop(S))
+        Loops.push_back(S);
+      return true;
+    }
+  } LC;
+  LC.TraverseStmt(FD->getBody());
+  ValueTracker &VT = Ctx.facts().values();
+  for (const Stmt *Loop : LC.Loops) {
+    Summary S = summarize(Loop, Loop, 0);
+    if (!S.Work || S.Syncs.empty() || !S.Consumer.empty())
+      continue;
+    std::optional<int64_t> Trips = constantTripCount(Loop, VT);
+    for (auto &[Call, Api] : S.Syncs) {
+      bool Direct = classifyHostCall(Call) == HostCallKind::Sync;
+      const FunctionDecl *Via = Direct ? nullptr : Call->getDirectCallee();
+      std::string Msg = Direct ? Api + " runs on every iteration of this loop"
+                               : "'" + Via->getNameAsString() + "' calls " + Api +
+                                     " and runs on every iteration of this loop";
+      if (Trips)
+        Msg += " (" + std::to_string(*Trips) + " iterations)";
+      Msg += ", which also queues GPU work: each time, the host waits until the GPU is idle and "
+             "the GPU then waits for the host to queue more work; work on one stream runs in "
+             "order without it: synchronize once after the loop";
+      auto D = diag(Call->getBeginLoc(), Msg);
+      D.range(Call->getSourceRange()).note(Loop->getBeginLoc(), "inside this loop");
+      if (S.Work != Call)
+        D.note(S.Work->getBeginLoc(), "GPU work queued here");
+      D.callSite(Call->getBeginLoc()).api(Api).evidence("api", Api);
+      if (Via) {
+        // The synchronize inside the helper, for the note and the profile join.
+        const Summary &VS = summaryOf(Via->getDefinition(), 1);
+        const CallExpr *Inner = VS.Syncs.front().first;
+        while (classifyHostCall(Inner) != HostCallKind::Sync && Inner->getDirectCallee() &&
+               Inner->getDirectCallee()->getDefinition()) {
+          const Summary &Next = summaryOf(Inner->getDirectCallee()->getDefinition(), 1);
+          if (Next.Syncs.empty())
+            break;
+          Inner = Next.Syncs.front().first;
+        }
+        D.note(Inner->getBeginLoc(), Api + " called here")
+            .callSite(Inner->getBeginLoc())
+            .evidence("via", Via->getNameAsString());
+      }
+      if (Trips)
+        D.evidence("tripCount", *Trips);
+    }
+  }
+}
+
+CUDA_ADVISOR_REGISTER_CHECK(SyncInLoopCheck)
+
+} // namespace cuda_advisor::checks

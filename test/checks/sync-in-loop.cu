@@ -1,0 +1,205 @@
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#define CUDA_CHECK(call)                                                                \
+  do {                                                                                  \
+    cudaError_t err_ = (call);                                                          \
+    if (err_ != cudaSuccess) {                                                          \
+      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(err_));         \
+      std::exit(1);                                                                     \
+    }                                                                                   \
+  } while (0)
+
+__global__ void step(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 0.5f * in[i];
+}
+
+// ---- A synchronization per iteration that nothing needs. ----
+
+void relax(float *a, float *b, int n) {
+  for (int it = 0; it < 1000; ++it) {
+    step<<<(n + 255) / 256, 256>>>(a, b, n);
+    CUDA_CHECK(cudaGetLastError());
+    // CHECK: :[[@LINE+1]]:16: warning: cudaDeviceSynchronize runs on every iteration of this loop (1000 iterations), which also queues GPU work: each time, the host waits until the GPU is idle and the GPU then waits for the host to queue more work; work on one stream runs in order without it: synchronize once after the loop [sync-in-loop]
+    CUDA_CHECK(cudaDeviceSynchronize());
+    // CHECK: :[[@LINE-5]]:3: note: inside this loop
+    // CHECK: :[[@LINE-5]]:5: note: GPU work queued here
+    std::swap(a, b);
+  }
+}
+
+// Streams, one after the other: the sync serializes them.
+void perStream(float *d, cudaStream_t *streams, int count, int n) {
+  for (int s = 0; s < count; ++s) {
+    cudaMemsetAsync(d + s * n, 0, n * sizeof(float), streams[s]);
+    step<<<n / 256, 256, 0, streams[s]>>>(d + s * n, d + s * n, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaStreamSynchronize runs on every iteration of this loop, which also queues GPU work{{.*}} [sync-in-loop]
+    cudaStreamSynchronize(streams[s]);
+  }
+}
+
+// An event per step.
+void events(float *d, cudaEvent_t done, int n) {
+  int k = 0;
+  while (k < 50) {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaEventRecord(done);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaEventSynchronize runs on every iteration of this loop (50 iterations){{.*}} [sync-in-loop]
+    cudaEventSynchronize(done);
+    ++k;
+  }
+}
+
+// Through functions of this file: the launch in one, the sync in another.
+static void launchStep(float *a, float *b, int n) { step<<<n / 256, 256>>>(a, b, n); }
+static void waitForGpu() { cudaDeviceSynchronize(); }
+void viaHelpers(float *a, float *b, int n, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    launchStep(a, b, n);
+    // CHECK: :[[@LINE+1]]:5: warning: 'waitForGpu' calls cudaDeviceSynchronize and runs on every iteration of this loop, which also queues GPU work{{.*}} [sync-in-loop]
+    waitForGpu();
+    // CHECK: :[[@LINE-4]]:3: note: inside this loop
+    // CHECK: :[[@LINE-4]]:5: note: GPU work queued here
+    // CHECK: :[[@LINE-8]]:28: note: cudaDeviceSynchronize called here
+  }
+}
+
+// A helper that launches and syncs, called per iteration.
+static void stepAndWait(float *a, int n) {
+  step<<<n / 256, 256>>>(a, a, n);
+  cudaDeviceSynchronize();
+}
+void helperLoop(float *a, int n) {
+  for (int i = 0; i < 10; ++i)
+    // CHECK: :[[@LINE+1]]:5: warning: 'stepAndWait' calls cudaDeviceSynchronize and runs on every iteration of this loop (10 iterations){{.*}} [sync-in-loop]
+    stepAndWait(a, n);
+}
+
+// Multi-GPU: the sync per device serializes the devices.
+void allDevices(float **d, int devices, int n) {
+  for (int dev = 0; dev < devices; ++dev) {
+    cudaSetDevice(dev);
+    step<<<n / 256, 256>>>(d[dev], d[dev], n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop{{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}
+
+// ---- Negative cases: look alike, but the host needs the wait, or nothing
+// is launched per iteration. ----
+
+// The sync after the loop.
+void syncAfter(float *a, float *b, int n) {
+  for (int it = 0; it < 1000; ++it) {
+    step<<<n / 256, 256>>>(a, b, n);
+    std::swap(a, b);
+  }
+  cudaDeviceSynchronize();
+}
+
+// Polling: the loop synchronizes but launches nothing.
+void polling(const volatile bool *stop) {
+  while (!*stop)
+    cudaDeviceSynchronize();
+  for (int dev = 0; dev < 4; ++dev) {
+    cudaSetDevice(dev);
+    cudaDeviceSynchronize();
+  }
+}
+
+// A convergence check that reads a result copied back.
+void converge(float *d, float *dErr, int n, float tol) {
+  for (int it = 0; it < 100; ++it) {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize();
+    float hErr = 0;
+    cudaMemcpy(&hErr, dErr, sizeof(float), cudaMemcpyDeviceToHost);
+    if (hErr < tol)
+      break;
+  }
+}
+
+// Managed memory read by the host right after the sync.
+void managed(int n) {
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  for (int it = 0; it < 100; ++it) {
+    step<<<n / 256, 256>>>(m, m, n);
+    cudaDeviceSynchronize();
+    if (m[0] > 1.0f)
+      break;
+  }
+}
+
+// A flag in mapped pinned memory the kernel writes.
+__global__ void setFlag(int *flag) { *flag = 1; }
+void mapped() {
+  int *hFlag, *dFlag;
+  cudaHostAlloc((void **)&hFlag, sizeof(int), cudaHostAllocMapped);
+  cudaHostGetDevicePointer((void **)&dFlag, hFlag, 0);
+  for (int it = 0; it < 10; ++it) {
+    setFlag<<<1, 1>>>(dFlag);
+    cudaDeviceSynchronize();
+    std::printf("%d\n", *hFlag);
+  }
+}
+
+// Pinned buffers the host refills for the next async upload (the sync
+// protects them from being overwritten while the copy still reads them).
+void refill(float *d, float *pinned, cudaStream_t s, int n) {
+  for (int it = 0; it < 10; ++it) {
+    for (int i = 0; i < n; ++i)
+      pinned[i] = it;
+    cudaMemcpyAsync(d, pinned, n * sizeof(float), cudaMemcpyHostToDevice, s);
+    step<<<n / 256, 256, 0, s>>>(d, d, n);
+    cudaStreamSynchronize(s);
+  }
+}
+
+// Timing each step.
+void timed(float *d, int n) {
+  double total = 0;
+  for (int it = 0; it < 10; ++it) {
+    auto t0 = std::chrono::steady_clock::now();
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize();
+    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  std::printf("%f\n", total);
+}
+
+// Results handed to a function of another file.
+void writeOutput(const float *d, int n);
+void handsOff(float *d, int n) {
+  for (int it = 0; it < 10; ++it) {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize();
+    writeOutput(d, n);
+  }
+}
+
+// Synchronizing only now and then is not per iteration.
+void periodic(float *d, int n) {
+  for (int it = 0; it < 1000; ++it) {
+    step<<<n / 256, 256>>>(d, d, n);
+    if (it % 100 == 0)
+      cudaDeviceSynchronize();
+  }
+}
+
+// Suppressed.
+void suppressed(float *d, int n) {
+  for (int it = 0; it < 10; ++it) {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize(); // NOLINT(sync-in-loop)
+  }
+}
