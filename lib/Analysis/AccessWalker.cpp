@@ -280,6 +280,7 @@ void Walker::record(const Expr *Site, const PointerValue &Addr, unsigned Size, A
   A.SizeBytes = Size;
   A.MaxThreadsX = MaxThreadsX;
   A.CallChain = Chain;
+  A.SingleLane = SingleLane;
   A.Loops.assign(Loops.begin(), Loops.end());
   KernelSummary &Out = S.Out;
   if (Addr.Root.Space == MemorySpace::Shared && !Out.UsesSharedMemory) {
@@ -621,8 +622,10 @@ void Walker::walkStmt(const Stmt *St) {
   if (const auto *E = dyn_cast<Expr>(St))
     return walkExpr(E);
   if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    bool Lane = SingleLane; // `if (lane != 0) return;` holds to the end of the block.
     for (const Stmt *Child : CS->body())
       walkStmt(Child);
+    SingleLane = Lane;
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(St)) {
@@ -712,15 +715,22 @@ void Walker::walkIf(const IfStmt *If) {
   walkExpr(If->getCond());
   if (If->isConsteval())
     return;
+  bool Lane = SingleLane;
+  bool ThenOneLane = selectsOneLane(If->getCond(), false);
+  bool ElseOneLane = selectsOneLane(If->getCond(), true);
   DefMap Before = Defs;
+  SingleLane = Lane || ThenOneLane;
   walkStmt(If->getThen());
   DefMap AfterThen = std::move(Defs);
   Defs = Before;
+  SingleLane = Lane || ElseOneLane;
   walkStmt(If->getElse());
+  SingleLane = Lane;
   DefMap AfterElse = std::move(Defs);
   bool ThenEnds = terminates(If->getThen()), ElseEnds = If->getElse() && terminates(If->getElse());
   if (ThenEnds && !ElseEnds) {
     Defs = std::move(AfterElse);
+    SingleLane = Lane || ElseOneLane; // if (threadIdx.x != 0) return; ...
     return;
   }
   if (ElseEnds && !ThenEnds) {
@@ -935,6 +945,31 @@ void Walker::walkLoop(const Stmt *L) {
   // how many iterations each thread ran.
   for (auto &Entry : Writes)
     Defs[Entry.first] = SymValue::none();
+}
+
+bool Walker::selectsOneLane(const Expr *Cond, bool Negated) {
+  if (!Cond)
+    return false;
+  Cond = Cond->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return selectsOneLane(UO->getSubExpr(), !Negated);
+  auto OneValue = [&](const AffineForm &F) {
+    std::optional<int64_t> C = F.coefficientOf(Symbol::threadIdx(0)).asConstant();
+    return C && *C != 0 && F.without(Symbol::threadIdx(0)).isUniform();
+  };
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Cond)) {
+    if (ICE->getCastKind() == CK_IntegralToBoolean)
+      return Negated && OneValue(intForm(ICE->getSubExpr())); // if (tid) return;
+    return selectsOneLane(ICE->getSubExpr(), Negated);
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == (Negated ? BO_LOr : BO_LAnd))
+    return selectsOneLane(BO->getLHS(), Negated) || selectsOneLane(BO->getRHS(), Negated);
+  if (BO->getOpcode() != (Negated ? BO_NE : BO_EQ))
+    return false;
+  return OneValue(intForm(BO->getLHS()) - intForm(BO->getRHS()));
 }
 
 bool Walker::usesThis(const FunctionDecl *Def) {

@@ -209,6 +209,9 @@ private:
   /// A method that reads no member can be inlined like a free function
   /// (SharedMemory<T>::operator T *()).
   bool usesThis(const FunctionDecl *Def);
+  /// Whether Cond (or its negation) holds for at most one lane of a warp:
+  /// threadIdx.x == 0, lane == 0, tid == k && ...
+  bool selectsOneLane(const Expr *Cond, bool Negated);
 
   /// An argument that hands the callee memory it may read or write.
   bool passesMemory(const Expr *Arg);
@@ -250,6 +253,7 @@ private:
   std::vector<const Stmt *> Loops;
   std::vector<SymValue> Returns;
   bool ReturnsUnknown = false;
+  bool SingleLane = false; ///< Inside code that at most one lane of a warp runs.
 };
 
 } // namespace detail

@@ -51,7 +51,7 @@ static bool integerSymbols(const AffineForm &F) {
 std::optional<AccessSharedBankConflictCheck::Conflict>
 AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
   if (A.Address.Root.Space != MemorySpace::Shared || A.Kind == AccessKind::Atomic ||
-      A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown())
+      A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown() || A.SingleLane)
     return std::nullopt;
   AffineForm Stride = A.laneStride();
   if (Stride.isUnknown())

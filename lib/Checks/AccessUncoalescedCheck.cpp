@@ -151,7 +151,7 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
 
   for (const MemoryAccess &A : S.Accesses) {
     if (A.Address.Root.Space != MemorySpace::Global || A.Kind == AccessKind::Atomic ||
-        A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown())
+        A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown() || A.SingleLane)
       continue;
     AffineForm Stride = A.laneStride();
     if (Stride.isUnknown())

@@ -256,6 +256,42 @@ static unsigned pointeeBytes(const ValueDecl *P, ASTContext &AST) {
   return static_cast<unsigned>(AST.getTypeSizeInChars(PT->getPointeeType()).getQuantity());
 }
 
+/// The variable (or field) a pointer argument is derived from: d for d,
+/// d + n, &d[k], (float4 *)d, v.data().
+static const ValueDecl *pointerBase(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = bare(E);
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+      E = CE->getSubExpr();
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+        return nullptr;
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
+      E = UO->getSubExpr();
+      continue;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase();
+      continue;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->getMemberDecl();
+    return nullptr;
+  }
+  return nullptr;
+}
+
 bool KernelFusionCheck::compatible(const Launch &A, const Launch &B, std::vector<Passed> &Buffers) {
   ValueTracker &VT = Ctx.facts().values();
   if (!sameStream(A.Site.Stream, B.Site.Stream, VT) || !sameShape(A.Site.Grid, B.Site.Grid, VT) ||
@@ -283,6 +319,26 @@ bool KernelFusionCheck::compatible(const Launch &A, const Launch &B, std::vector
   };
   if (CrossRead(A, B) || CrossRead(B, A))
     return false;
+  // Thread i of the second kernel may only depend on what thread i of the
+  // first wrote: a buffer both use must be the same pointer with the same
+  // element type, never an offset or reinterpreted view of the other's.
+  for (const BufferUse &BA : A.Summary->Buffers)
+    for (const BufferUse &BB : B.Summary->Buffers) {
+      if (!BA.Written && !BB.Written)
+        continue;
+      const Expr *AA = ArgOf(A, BA.Root), *AB = ArgOf(B, BB.Root);
+      if (!AA || !AB)
+        return false;
+      if (sameValue(AA, AB, VT)) {
+        unsigned SA = pointeeBytes(BA.Root.Decl, Ctx.ast());
+        if (SA == 0 || SA != pointeeBytes(BB.Root.Decl, Ctx.ast()))
+          return false;
+        continue;
+      }
+      const ValueDecl *VA = pointerBase(AA), *VB = pointerBase(AB);
+      if (VA && VA == VB)
+        return false;
+    }
   Buffers.clear();
   for (const BufferUse &BA : A.Summary->Buffers) {
     if (!BA.Written)

@@ -166,6 +166,18 @@ __global__ void loopScaled(float *a, int n) {
     a[threadIdx.x * k] = 0; // The stride changes every iteration, starting at 1.
 }
 
+__global__ void laneZeroWrites(const float *in, float *out, int n) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+  float v = in[gid];
+  for (int off = 16; off > 0; off /= 2)
+    v += __shfl_down_sync(0xffffffff, v, off);
+  if (lane == 0) // One lane per warp: no warp-wide pattern.
+    out[gid * 2] = v;
+  if (threadIdx.x != 0)
+    return;
+  out[threadIdx.x * n + blockIdx.x] = v;
+}
+
 __device__ float loadAt(const float *p, int i) { return p[i]; }
 
 __global__ void coalescedHelper(const float *in, float *out) {

@@ -185,6 +185,29 @@ void unrelatedOrShifted(const float *x, float *a, float *b, float *c, int off) {
   square<<<blocks, Threads>>>(a, N); // offsetCopy's index is shifted by `off`.
 }
 
+__global__ void addPair(const float *a, const float *b, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = a[i] + b[i];
+}
+
+__global__ void scale4(const float4 *in, float4 *out, float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float4 v = in[i];
+  out[i] = make_float4(a * v.x, a * v.y, a * v.z, a * v.w);
+}
+
+void views(float *x, float *tmp, float *y) {
+  const int blocks = N / Threads;
+  // The second kernel reads tmp shifted by one element: thread i needs what
+  // thread i + 1 of the first wrote.
+  scale<<<blocks, Threads>>>(x, tmp, 2.0f, N);
+  addPair<<<blocks, Threads>>>(tmp, tmp + 1, y, N - 1);
+  // float4 elements in one kernel, floats in the next: not the same element.
+  scale4<<<blocks / 4, Threads>>>((const float4 *)x, (float4 *)tmp, 2.0f);
+  scale<<<blocks / 4, Threads>>>(tmp, y, 2.0f, N / 4);
+}
+
 void oneLaunchPerIteration(float *y, int steps) {
   for (int s = 0; s < steps; ++s)
     square<<<N / Threads, Threads>>>(y, N);

@@ -426,3 +426,40 @@ TEST(KernelSummaryTest, SharedMemoryConversionIdiom) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(KernelSummaryTest, SingleLaneCode) {
+  Snippet S(R"(
+    __global__ void k(float *out, int n) {
+      int tid = threadIdx.x, lane = threadIdx.x % 32;
+      out[tid * n] = 0;
+      if (tid == 0)
+        out[tid * n + 1] = 1;
+      if (lane == 0 && n > 2) {
+        out[tid * n + 2] = 2;
+      } else {
+        out[tid * n + 3] = 3;
+      }
+      if (tid < 4)
+        out[tid * n + 4] = 4;
+      if (threadIdx.x != 0)
+        return;
+      out[tid * n + 5] = 5;
+    })");
+  ASSERT_TRUE(S.ok());
+  const KernelSummary *K = S.summary("k");
+  ASSERT_TRUE(K);
+  auto Lane = [&](const char *Text) {
+    const MemoryAccess *A = S.access(*K, Text);
+    return A ? std::optional<bool>(A->SingleLane) : std::nullopt;
+  };
+  EXPECT_EQ(Lane("out[tid * n]"), false);
+  EXPECT_EQ(Lane("out[tid * n + 1]"), true);
+  EXPECT_EQ(Lane("out[tid * n + 2]"), true);
+  EXPECT_EQ(Lane("out[tid * n + 3]"), false);
+  EXPECT_EQ(Lane("out[tid * n + 4]"), false);
+  EXPECT_EQ(Lane("out[tid * n + 5]"), true);
+}
+
+} // namespace

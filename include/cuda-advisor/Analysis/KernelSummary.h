@@ -56,6 +56,9 @@ struct MemoryAccess {
   llvm::SmallVector<const clang::CallExpr *, 2> CallChain;
   /// The loops around the access inside its own function, outermost first.
   llvm::SmallVector<const clang::Stmt *, 2> Loops;
+  /// At most one lane of a warp runs it (under `if (threadIdx.x == 0)`,
+  /// after `if (lane != 0) return;`): no warp-wide access pattern.
+  bool SingleLane = false;
 
   bool reads() const { return Kind != AccessKind::Store; }
   bool writes() const { return Kind != AccessKind::Load; }
