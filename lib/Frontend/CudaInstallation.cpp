@@ -49,7 +49,8 @@ static unsigned readCudaVersion(StringRef Root) {
   return V;
 }
 
-CudaLocator::CudaLocator(std::string Explicit) : Explicit(std::move(Explicit)) {}
+CudaLocator::CudaLocator(std::string Explicit, std::vector<std::string> Defaults)
+    : Explicit(std::move(Explicit)), Defaults(std::move(Defaults)) {}
 
 CudaInstallation CudaLocator::inspect(StringRef Root, StringRef FoundBy) const {
   CudaInstallation C;
@@ -113,7 +114,8 @@ Expected<CudaInstallation> CudaLocator::locate(StringRef Nvcc, StringRef Command
       Candidates.emplace_back(CommandCudaPath.str(), "the --cuda-path of the compile command");
     if (!Nvcc.empty())
       Candidates.emplace_back(rootOfNvcc(Nvcc), "the nvcc of the compile command");
-    Candidates.emplace_back("/usr/local/cuda", "/usr/local/cuda");
+    for (const std::string &D : Defaults)
+      Candidates.emplace_back(D, D);
     Result.Bundled = true;
     Result.FoundBy = "none found";
     for (auto &[Dir, By] : Candidates) {

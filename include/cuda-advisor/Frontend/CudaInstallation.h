@@ -44,8 +44,9 @@ llvm::ArrayRef<const char *> wrapperHeadersToCheck();
 class CudaLocator {
 public:
   /// Explicit: the --cuda-path value ("" for none; "bundled" forces the
-  /// bundled declarations).
-  explicit CudaLocator(std::string Explicit);
+  /// bundled declarations). Defaults: where to look last.
+  explicit CudaLocator(std::string Explicit,
+                       std::vector<std::string> Defaults = {"/usr/local/cuda"});
 
   /// Nvcc: the compiler path of the compile command when it is nvcc, else "";
   /// CommandCudaPath: the --cuda-path of a clang compile command, else "".
@@ -56,6 +57,7 @@ public:
 private:
   CudaInstallation inspect(llvm::StringRef Root, llvm::StringRef FoundBy) const;
   std::string Explicit;
+  std::vector<std::string> Defaults;
   std::mutex Mutex;
   std::map<std::string, CudaInstallation> Cache;
 };
