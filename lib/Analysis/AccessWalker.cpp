@@ -548,7 +548,8 @@ void Walker::walkCall(const CallExpr *Call) {
   bool Inlinable = Def && Def->hasBody() && !inSystemHeader(Def) && Depth < S.MaxDepth &&
                    !inChain(Def) && !Def->isDependentContext() &&
                    (!MD || MD->isStatic() || !usesThis(Def)) && !Def->isVariadic();
-  if (Inlinable) {
+  if (Inlinable && S.InlineBudget > 0) {
+    --S.InlineBudget;
     inlineCall(Call, Def, Shift);
     return invalidateWrittenArgs(Call);
   }

@@ -117,6 +117,9 @@ struct WalkShared {
   unsigned MaxDepth;
   /// Methods whose bodies mention `this` (they are not inlined).
   llvm::DenseMap<const FunctionDecl *, bool> UsesThis;
+  /// Helper bodies left to inline into this summary: a kernel that calls
+  /// helpers calling helpers many times over stays linear in practice.
+  unsigned InlineBudget = 64;
 };
 
 
