@@ -446,12 +446,15 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
       llvm::json::Object O{{"name", N}, {"elementBytes", int64_t(P.ElementBytes)}};
       if (Threads && P.ElementBytes) {
         O["bytes"] = *Threads * P.ElementBytes;
-        RoundTrip += 2 * *Threads * P.ElementBytes;
+        RoundTrip += (P.Overwritten ? 1 : 2) * *Threads * P.ElementBytes;
       } else {
         BytesKnown = false;
       }
       BufferEvidence.push_back(std::move(O));
     }
+  bool AllOverwritten = llvm::all_of(Links, [](const std::vector<Passed> &Link) {
+    return llvm::all_of(Link, [](const Passed &P) { return P.Overwritten; });
+  });
   std::string Quoted;
   for (size_t I = 0; I < BufferNames.size(); ++I)
     Quoted += (I == 0 ? "" : I + 1 == BufferNames.size() ? " and " : ", ") +
@@ -461,7 +464,8 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
                     ") run back to back on one stream over the same index and share " + Quoted +
                     " through global memory: one fused kernel saves " + std::to_string(Saved) +
                     (Saved == 1 ? " launch" : " launches") +
-                    " and the write and re-read of each intermediate buffer";
+                    (AllOverwritten ? " and writes each shared buffer once instead of twice"
+                                    : " and the write and re-read of each intermediate buffer");
   if (BytesKnown && RoundTrip > 0)
     Msg += " (" + formatBytes(RoundTrip) + " of memory traffic per pass)";
 
