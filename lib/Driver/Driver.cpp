@@ -17,6 +17,7 @@
 #include <cctype>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ int main(int Argc, char **Argv) {
   CLI::App *RecordCmd = App.add_subcommand(
       "record", "run PROGRAM with the CUPTI collector and write its profile");
   RecordCmd->add_option("-o,--output", Rec.Output,
-                        "profile file (default: PROGRAM.cuda-advisor.json, with the pid "
+                        "profile file (default: PROGRAM.cuda-advisor.jsonl, with the pid "
                         "for every process after the first)");
   RecordCmd->add_flag("-f,--force", Rec.Force, "overwrite an existing profile");
   RecordCmd->add_option("--collector", Rec.CollectorPath,
