@@ -242,6 +242,10 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
         touch(OC->getArg(0), "accesses");
       return true;
     }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+      touch(RF->getRangeInit(), "reads"); // for (float x : buffer)
+      return true;
+    }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasAttr<HIPManagedAttr>())
         if (Found.empty())

@@ -1,11 +1,15 @@
 //===- TransferInLoopCheck.cpp - transfer-in-loop --------------------------===//
 #include "TransferInLoopCheck.h"
+#include "cuda-advisor/Analysis/HostCode.h"
+#include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -14,14 +18,6 @@ using namespace clang::ast_matchers;
 using namespace cuda_advisor::analysis;
 
 namespace cuda_advisor::checks {
-
-static std::string formatBytes(int64_t B) {
-  if (B >= (1 << 20) && B % (1 << 20) == 0)
-    return std::to_string(B >> 20) + " MiB";
-  if (B >= (1 << 10) && B % (1 << 10) == 0)
-    return std::to_string(B >> 10) + " KiB";
-  return std::to_string(B) + " bytes";
-}
 
 /// What the API does, for the message: "copied", "set", "allocated".
 static StringRef verbFor(ApiKind K) {
@@ -56,6 +52,196 @@ static Invariance operandInvariance(const CallExpr *Call, const ApiInfo &Api, co
   }
   return Result;
 }
+
+namespace {
+
+/// The fix a copy in a loop calls for.
+enum class CopyFix {
+  None,            ///< Nothing to suggest (device-to-device, unknown direction).
+  HoistBefore,     ///< The same upload every iteration: do it once before the loop.
+  HoistAfter,      ///< The same download every iteration: do it once after the loop.
+  RestoreOnDevice, ///< The same upload, because the loop's kernels overwrite it.
+  Batch,           ///< Consecutive chunks: one copy of all of them.
+  Batch2D,         ///< Equally spaced chunks: one cudaMemcpy2D.
+  Overlap,         ///< Different data each time: overlap copies with computation.
+};
+
+StringRef fixName(CopyFix F) {
+  switch (F) {
+  case CopyFix::None:
+    return "none";
+  case CopyFix::HoistBefore:
+    return "hoist-before";
+  case CopyFix::HoistAfter:
+    return "hoist-after";
+  case CopyFix::RestoreOnDevice:
+    return "restore-on-device";
+  case CopyFix::Batch:
+    return "batch";
+  case CopyFix::Batch2D:
+    return "batch-2d";
+  case CopyFix::Overlap:
+    return "overlap";
+  }
+  return "none";
+}
+
+const Expr *argAt(const CallExpr *C, std::optional<unsigned> I) {
+  return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr;
+}
+
+/// Whether host code in Loop reads or writes the buffer Root (directly, or
+/// by passing it to a function), other than through the CUDA calls.
+bool hostTouches(const Stmt *Loop, const ValueDecl *Root, ProvenanceAnalysis &PA) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ValueDecl *Root;
+    ProvenanceAnalysis &PA;
+    bool Found = false;
+    Finder(const ValueDecl *Root, ProvenanceAnalysis &PA) : Root(Root), PA(PA) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *) { return true; }
+    bool TraverseCallExpr(CallExpr *C) {
+      if (classifyApiCall(C))
+        return true; // The copies themselves, and the rest of the runtime.
+      return RecursiveASTVisitor::TraverseCallExpr(C);
+    }
+    void touch(const Expr *Base) {
+      if (Base && PA.rootOf(Base) == Root)
+        Found = true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+      touch(AS->getBase());
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->getOpcode() == UO_Deref)
+        touch(UO->getSubExpr());
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->isArrow())
+        touch(ME->getBase());
+      return !Found;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if (OC->getNumArgs() >= 1)
+        touch(OC->getArg(0));
+      return !Found;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      touch(MC->getImplicitObjectArgument());
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      for (const Expr *Arg : C->arguments())
+        touch(Arg);
+      return !Found;
+    }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+      touch(RF->getRangeInit()); // for (float x : hostBuffer)
+      return !Found;
+    }
+  } F(Root, PA);
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Found;
+}
+
+/// The buffers (host-side roots of the launch arguments) that the kernels
+/// launched in Loop may write; None when some launch is not understood.
+std::optional<llvm::SmallPtrSet<const ValueDecl *, 8>>
+writtenByKernels(const Stmt *Loop, ProvenanceAnalysis &PA, KernelSummaries &KS) {
+  llvm::SmallPtrSet<const ValueDecl *, 8> Written;
+  bool Unknown = false;
+  forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+    HostCallKind K = classifyHostCall(C);
+    if (K == HostCallKind::LibraryWork) {
+      Unknown = true;
+      return;
+    }
+    if (K != HostCallKind::Launch)
+      return;
+    std::optional<LaunchSite> L = getLaunchSite(C);
+    const KernelSummary *S = L && L->Kernel ? KS.summaryOf(L->Kernel) : nullptr;
+    if (!S || !L->TripleChevron || S->HasOpaqueCalls || S->HasUnknownAccesses) {
+      Unknown = true;
+      return;
+    }
+    for (unsigned I = 0; I < C->getNumArgs() && I < L->Kernel->getNumParams(); ++I) {
+      const BufferUse *U = S->buffer(L->Kernel->getParamDecl(I));
+      if (!U || !U->Written)
+        continue;
+      if (const ValueDecl *R = PA.rootOf(C->getArg(I)))
+        Written.insert(R);
+      else
+        Unknown = true;
+    }
+  });
+  if (Unknown)
+    return std::nullopt;
+  return Written;
+}
+
+/// The direction of a copy: its cudaMemcpyKind, or for cudaMemcpyDefault
+/// the side whose memory is host memory.
+std::optional<CopyKind> directionOf(const CallExpr *Call, const ApiInfo &Api, ASTContext &Ctx,
+                                    ProvenanceAnalysis &PA) {
+  std::optional<CopyKind> K = copyKindOf(Call, Api, Ctx);
+  if (K != CopyKind::Default)
+    return K;
+  CopyOperands O = copyOperands(Api.Name);
+  const Expr *Dst = argAt(Call, O.Dst), *Src = argAt(Call, O.Src);
+  auto Host = [&](const Expr *E) {
+    MemoryKind M = E ? PA.of(E).Kind : MemoryKind::Unknown;
+    return M == MemoryKind::Pageable || M == MemoryKind::Pinned;
+  };
+  auto Dev = [&](const Expr *E) { return E && PA.of(E).Kind == MemoryKind::Device; };
+  if (Host(Src) && Dev(Dst))
+    return CopyKind::HostToDevice;
+  if (Dev(Src) && Host(Dst))
+    return CopyKind::DeviceToHost;
+  return std::nullopt;
+}
+
+/// The per-iteration stride of a copy operand, in bytes when constant.
+struct Stride {
+  bool Known = false;
+  std::optional<int64_t> Bytes;
+  const Expr *Elements = nullptr; ///< Symbolic: Elements * ElementSize bytes.
+  int64_t ElementSize = 0;
+  bool invariant() const { return Known && Bytes && *Bytes == 0; }
+};
+
+Stride strideOf(const Expr *E, const Stmt *Loop, ValueTracker &VT) {
+  Stride S;
+  if (!E)
+    return S;
+  if (std::optional<PointerStride> P = pointerStrideIn(E, Loop, VT)) {
+    S.Known = true;
+    S.Bytes = P->Bytes;
+    S.Elements = P->Elements;
+    S.ElementSize = P->ElementSize;
+  }
+  return S;
+}
+
+/// `count * sizeof(T)` (either order) with count the same value as Elements
+/// and sizeof(T) == ElementSize: a symbolic size equal to a symbolic stride.
+bool sizeMatchesStride(const Expr *Size, const Stride &S, ValueTracker &VT) {
+  if (!Size || !S.Elements)
+    return false;
+  const auto *Mul = dyn_cast<BinaryOperator>(Size->IgnoreParenImpCasts());
+  if (!Mul || Mul->getOpcode() != BO_Mul)
+    return false;
+  for (auto [Count, Elem] : {std::pair{Mul->getLHS(), Mul->getRHS()},
+                             std::pair{Mul->getRHS(), Mul->getLHS()}}) {
+    std::optional<int64_t> E = VT.evaluateInt(Elem);
+    if (E && *E == S.ElementSize && sameValue(Count, S.Elements, VT))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
 
 TransferInLoopCheck::TransferInLoopCheck(StringRef Id, Severity Level, CheckContext &Ctx)
     : Check(Id, Level, Ctx), MaxCallDepth(option("MaxCallDepth", 3)) {}
@@ -117,6 +303,157 @@ TransferInLoopCheck::transfersReachedFrom(const FunctionDecl *FD, unsigned Depth
   return Summaries[Def] = std::move(Found);
 }
 
+/// The advice for a copy that runs on every iteration of Loop.
+struct CopyAdvice {
+  CopyFix Fix = CopyFix::None;
+  std::string Text; ///< Appended to the message after "; ".
+  std::optional<CopyKind> Direction;
+  std::optional<int64_t> StrideBytes, TotalBytes;
+};
+
+CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &Api,
+                                           const Stmt *Loop, std::optional<int64_t> Bytes,
+                                           Invariance Inv) {
+  ValueTracker &VT = Ctx.facts().values();
+  ProvenanceAnalysis &PA = provenance();
+  CopyAdvice A;
+  A.Direction = directionOf(Call, Api, Ctx.ast(), PA);
+  CopyOperands O = copyOperands(Api.Name);
+  const Expr *Dst = argAt(Call, O.Dst), *Src = argAt(Call, O.Src);
+  std::optional<int64_t> Trips = constantTripCount(Loop, VT);
+  bool Up = A.Direction == CopyKind::HostToDevice, Down = A.Direction == CopyKind::DeviceToHost;
+  const char *Where = Up ? "before" : "after";
+
+  if (Inv == Invariance::Invariant) {
+    std::string Same = "its source, destination and size do not change in the loop";
+    if (!Up && !Down) {
+      A.Text = Same;
+      return A;
+    }
+    // The host side must not change (uploads) or be needed (downloads)
+    // between iterations; a round trip through the same host buffer is fine.
+    const ValueDecl *HostRoot = PA.rootOf(Up ? Src : Dst);
+    if (!HostRoot)
+      return A;
+    if (hostTouches(Loop, HostRoot, PA)) {
+      A.Fix = CopyFix::Overlap;
+      A.Text = Up ? Same + ", but the host writes the source in the loop: overlap the copy with "
+                           "computation (cudaMemcpyAsync from pinned memory on a second stream)"
+                  : Same + ", but the host reads the result in the loop: copy back only what it "
+                           "needs, or overlap the copy with computation (cudaMemcpyAsync to "
+                           "pinned memory on a second stream)";
+      return A;
+    }
+    if (Up) {
+      const ValueDecl *DevRoot = PA.rootOf(Dst);
+      auto Written = writtenByKernels(Loop, PA, Ctx.facts().kernels());
+      bool Overwritten = !DevRoot || !Written || Written->count(DevRoot);
+      if (Overwritten && !roundTrip(Loop, DevRoot, HostRoot)) {
+        A.Fix = CopyFix::RestoreOnDevice;
+        A.Text = Same + ", and the loop's kernels may overwrite the destination: if the copy "
+                        "restores it, keep a pristine copy on the device and restore it with a "
+                        "device-to-device cudaMemcpy, at device-memory bandwidth";
+        return A;
+      }
+    }
+    A.Fix = Up ? CopyFix::HoistBefore : CopyFix::HoistAfter;
+    A.Text = Same + ": hoist it " + Where + " the loop";
+    if (Trips && Bytes) {
+      A.TotalBytes = *Trips * *Bytes;
+      A.Text += " (" + std::to_string(*Trips) + " iterations move " + formatBytes(*A.TotalBytes) +
+                " in all)";
+    }
+    return A;
+  }
+
+  // Consecutive or equally spaced chunks, one per iteration.
+  const Expr *Size = argAt(Call, byteCountArgument(Api.Name));
+  if ((Up || Down) && Size && invarianceIn(Size, Loop, VT) == Invariance::Invariant) {
+    Stride SD = strideOf(Dst, Loop, VT), SS = strideOf(Src, Loop, VT);
+    const Stride &Host = Up ? SS : SD, &Dev = Up ? SD : SS;
+    if (SD.Known && SS.Known && !Host.invariant() && !Dev.invariant()) {
+      bool Contiguous = false;
+      if (Bytes && SD.Bytes && SS.Bytes && *SD.Bytes == *Bytes && *SS.Bytes == *Bytes)
+        Contiguous = true;
+      else if (!Bytes && sizeMatchesStride(Size, SD, VT) && sizeMatchesStride(Size, SS, VT))
+        Contiguous = true;
+      if (Contiguous) {
+        A.Fix = CopyFix::Batch;
+        A.StrideBytes = Bytes;
+        A.Text = "the iterations copy consecutive chunks";
+        if (Bytes)
+          A.Text += " of " + formatBytes(*Bytes);
+        A.Text += ": batch them into one copy";
+        if (Trips && Bytes) {
+          A.TotalBytes = *Trips * *Bytes;
+          A.Text += " of " + formatBytes(*A.TotalBytes);
+        }
+        A.Text += std::string(" ") + Where + " the loop";
+        return A;
+      }
+      if (Bytes && SD.Bytes && SS.Bytes && *SD.Bytes >= *Bytes && *SS.Bytes >= *Bytes &&
+          *SD.Bytes > 0 && *SS.Bytes > 0) {
+        A.Fix = CopyFix::Batch2D;
+        A.StrideBytes = *Host.Bytes;
+        A.Text = "the iterations copy " + formatBytes(*Bytes) + " chunks " +
+                 formatBytes(*Host.Bytes) + " apart: batch them into one cudaMemcpy2D (pitch " +
+                 formatBytes(*SD.Bytes) + " on the destination, " + formatBytes(*SS.Bytes) +
+                 " on the source) " + Where + " the loop";
+        if (Trips)
+          A.TotalBytes = *Trips * *Bytes;
+        return A;
+      }
+    }
+  }
+  if (!Up && !Down)
+    return A;
+  A.Fix = CopyFix::Overlap;
+  const char *Overlap = "overlap the copies with computation (cudaMemcpyAsync from pinned "
+                        "memory on several streams)";
+  Stride SD = strideOf(Dst, Loop, VT), SS = strideOf(Src, Loop, VT);
+  auto Moves = [](const Stride &S) { return S.Known && !S.invariant(); };
+  if (Moves(SD) || Moves(SS)) {
+    A.Text = std::string("each iteration copies different data: ") + Overlap;
+    return A;
+  }
+  const ValueDecl *HostRoot = PA.rootOf(Up ? Src : Dst);
+  if (HostRoot && hostTouches(Loop, HostRoot, PA)) {
+    A.Text = Up ? std::string("the host writes the source in the loop: ") + Overlap
+                : std::string("the host reads the result in the loop: copy back only what it "
+                              "needs, or ") + Overlap;
+    return A;
+  }
+  A.Text = std::string("if each iteration needs new data, ") + Overlap;
+  return A;
+}
+
+/// The loop also copies DevRoot back into HostRoot: `h -> d, kernel(d), d -> h`.
+bool TransferInLoopCheck::roundTrip(const Stmt *Loop, const ValueDecl *DevRoot,
+                                    const ValueDecl *HostRoot) {
+  if (!DevRoot || !HostRoot)
+    return false;
+  bool Found = false;
+  ProvenanceAnalysis &PA = provenance();
+  forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+    std::optional<ApiInfo> Api = classifyApiCall(C);
+    if (!Api || (Api->Kind != ApiKind::Copy && Api->Kind != ApiKind::CopyAsync))
+      return;
+    if (directionOf(C, *Api, Ctx.ast(), PA) != CopyKind::DeviceToHost)
+      return;
+    CopyOperands O = copyOperands(Api->Name);
+    const Expr *Dst = argAt(C, O.Dst), *Src = argAt(C, O.Src);
+    if (Dst && Src && PA.rootOf(Dst) == HostRoot && PA.rootOf(Src) == DevRoot)
+      Found = true;
+  });
+  return Found;
+}
+
+ProvenanceAnalysis &TransferInLoopCheck::provenance() {
+  if (!Origins)
+    Origins = std::make_unique<ProvenanceAnalysis>(Ctx.ast());
+  return *Origins;
+}
+
 void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
@@ -124,7 +461,16 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(Api.Name); Arg && *Arg < Call->getNumArgs())
     Bytes = VT.evaluateInt(Call->getArg(*Arg));
+  if (!Bytes) {
+    CopyOperands O = copyOperands(Api.Name);
+    if (O.Width && O.Height && *O.Height < Call->getNumArgs()) {
+      auto W = VT.evaluateInt(Call->getArg(*O.Width)), H = VT.evaluateInt(Call->getArg(*O.Height));
+      if (W && H)
+        Bytes = *W * *H;
+    }
+  }
   Invariance Inv = Invariance::Unknown;
+  CopyAdvice Advice;
   switch (Api.Kind) {
   case ApiKind::Alloc:
   case ApiKind::HostAlloc:
@@ -138,14 +484,29 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     Msg = Api.Name + " frees memory on every iteration of this loop; keep the buffer and "
                      "free it once after the loop";
     break;
+  case ApiKind::Copy:
+  case ApiKind::CopyAsync: {
+    Inv = operandInvariance(Call, Api, Loop, VT);
+    // Chunks of a multi-stream pipeline (a stream that changes from one
+    // iteration to the next) are already the overlapped form of the copy.
+    if (const Expr *Stream = streamArgument(Call, Api);
+        Stream && Inv != Invariance::Invariant &&
+        invarianceIn(Stream, Loop, VT) == Invariance::Varies)
+      return;
+    Msg = Api.Name + " runs on every iteration of this loop";
+    if (Bytes)
+      Msg += "; " + formatBytes(*Bytes) + " copied each time";
+    Advice = adviseCopy(Call, Api, Loop, Bytes, Inv);
+    if (!Advice.Text.empty())
+      Msg += "; " + Advice.Text;
+    break;
+  }
   default:
+    // Memsets reset what the loop's kernels change: no hoisting advice.
     Msg = Api.Name + " runs on every iteration of this loop";
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " " + verbFor(Api.Kind).str() + " each time";
     Inv = operandInvariance(Call, Api, Loop, VT);
-    if (Inv == Invariance::Invariant)
-      Msg += "; its source, destination and size do not change in the loop: hoist it out "
-             "of the loop";
     break;
   }
   auto D = diag(Call->getBeginLoc(), Msg);
@@ -159,6 +520,17 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                                               : llvm::json::Value(nullptr));
   if (Bytes)
     D.evidence("bytesPerIteration", *Bytes);
+  if (std::optional<int64_t> Trips = constantTripCount(Loop, VT))
+    D.evidence("tripCount", *Trips);
+  if (Api.Kind == ApiKind::Copy || Api.Kind == ApiKind::CopyAsync) {
+    D.evidence("fix", fixName(Advice.Fix));
+    if (Advice.Direction)
+      D.evidence("kind", copyKindName(*Advice.Direction));
+    if (Advice.StrideBytes)
+      D.evidence("strideBytes", *Advice.StrideBytes);
+    if (Advice.TotalBytes)
+      D.evidence("totalBytes", *Advice.TotalBytes);
+  }
 }
 
 void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDecl *Callee,

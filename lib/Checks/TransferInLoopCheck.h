@@ -9,10 +9,17 @@
 #define CUDA_ADVISOR_CHECKS_TRANSFERINLOOPCHECK_H
 
 #include "cuda-advisor/Analysis/CudaApi.h"
+#include "cuda-advisor/Analysis/Loops.h"
+#include "cuda-advisor/Analysis/Provenance.h"
 #include "cuda-advisor/Checks/Check.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
+#include <optional>
+
 namespace cuda_advisor::checks {
+
+struct CopyAdvice;
 
 class TransferInLoopCheck : public Check {
 public:
@@ -33,9 +40,18 @@ private:
                     const clang::Stmt *Loop);
   void reportIndirect(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                       const Reached &R, const clang::Stmt *Loop);
+  /// Which fix the message suggests for a copy in a loop: hoist, batch,
+  /// restore on the device, or overlap.
+  CopyAdvice adviseCopy(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
+                        const clang::Stmt *Loop, std::optional<int64_t> Bytes,
+                        analysis::Invariance Inv);
+  bool roundTrip(const clang::Stmt *Loop, const clang::ValueDecl *DevRoot,
+                 const clang::ValueDecl *HostRoot);
+  analysis::ProvenanceAnalysis &provenance();
 
   const unsigned MaxCallDepth;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<Reached>> Summaries;
+  std::unique_ptr<analysis::ProvenanceAnalysis> Origins;
 };
 
 } // namespace cuda_advisor::checks

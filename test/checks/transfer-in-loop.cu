@@ -19,20 +19,21 @@ constexpr size_t Bytes = N * sizeof(float);
 // The seed's pattern: the same buffer uploaded and downloaded every step.
 void seedLoop(float *h, float *d) {
   for (int it = 0; it < 100; ++it) {
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop: hoist it out of the loop [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop: hoist it before the loop (100 iterations move 400 MiB in all) [transfer-in-loop]
     cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
     // CHECK: :[[@LINE-3]]:3: note: inside this loop
     twice<<<N / 256, 256>>>(d, N);
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}hoist it out of the loop [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}: hoist it after the loop (100 iterations move 400 MiB in all) [transfer-in-loop]
     cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
   }
 }
 
-// Different chunks each iteration: still a copy per iteration, no hoisting.
+// Different chunks each iteration: still a copy per iteration, no hoisting;
+// the chunks are consecutive, so one copy can move them all.
 void chunks(const float *h, float *d, int count) {
   int i = 0;
   while (i < count) {
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyAsync runs on every iteration of this loop; 4 KiB copied each time [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyAsync runs on every iteration of this loop; 4 KiB copied each time; the iterations copy consecutive chunks of 4 KiB: batch them into one copy before the loop [transfer-in-loop]
     cudaMemcpyAsync(d + i * 1024, h + i * 1024, 1024 * sizeof(float), cudaMemcpyHostToDevice);
     ++i;
   }
@@ -67,11 +68,101 @@ void viaHelper(float *d, const std::vector<float> &v, const bool &running) {
 // Range-for.
 void perTensor(std::vector<float *> &bufs, float *h) {
   for (float *b : bufs)
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; if each iteration needs new data, overlap the copies with computation (cudaMemcpyAsync from pinned memory on several streams) [transfer-in-loop]
     cudaMemcpy(b, h, Bytes, cudaMemcpyHostToDevice);
 }
 
+// ---- Which fix the message suggests. ----
+
+// Downloads of consecutive chunks, with a constant trip count: the total.
+void batchDownload(float *h, const float *d) {
+  for (int c = 0; c < 8; ++c) {
+    size_t off = static_cast<size_t>(c) * 1024;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 KiB copied each time; the iterations copy consecutive chunks of 4 KiB: batch them into one copy of 32 KiB after the loop [transfer-in-loop]
+    cudaMemcpy(h + off, d + off, 1024 * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+
+// A chunk size known only at run time.
+void batchSymbolic(const float *h, float *d, int chunk, int count) {
+  for (int i = 0; i < count; ++i)
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; the iterations copy consecutive chunks: batch them into one copy before the loop [transfer-in-loop]
+    cudaMemcpy(d + i * chunk, h + i * chunk, chunk * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+// Rows of a wider host matrix into a packed device buffer: one 2D copy.
+void batchRows(const float *h, float *d) {
+  for (int r = 0; r < 64; ++r)
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 1 KiB copied each time; the iterations copy 1 KiB chunks 4 KiB apart: batch them into one cudaMemcpy2D (pitch 1 KiB on the destination, 4 KiB on the source) before the loop [transfer-in-loop]
+    cudaMemcpy(d + r * 256, h + r * 1024, 256 * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+// A host buffer bumped chunk by chunk into one device staging buffer: the
+// device side does not advance, so nothing to batch: overlap.
+void staging(const float *h, float *dStage, int count) {
+  for (int i = 0; i < count; ++i) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 KiB copied each time; each iteration copies different data: overlap the copies with computation (cudaMemcpyAsync from pinned memory on several streams) [transfer-in-loop]
+    cudaMemcpy(dStage, h, 1024 * sizeof(float), cudaMemcpyHostToDevice);
+    twice<<<4, 256>>>(dStage, 1024);
+    h += 1024;
+  }
+}
+
+// The host refills the source every iteration: the upload is needed.
+void hostWrites(float *h, float *d, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 0; i < N; ++i)
+      h[i] = s;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}do not change in the loop, but the host writes the source in the loop: overlap the copy with computation (cudaMemcpyAsync from pinned memory on a second stream) [transfer-in-loop]
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+  }
+}
+
+// The host reads every result: the download is needed.
+float hostReads(float *h, float *d, int steps) {
+  float sum = 0;
+  for (int s = 0; s < steps; ++s) {
+    twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}, but the host reads the result in the loop: copy back only what it needs, or overlap the copy with computation (cudaMemcpyAsync to pinned memory on a second stream) [transfer-in-loop]
+    cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
+    sum += h[0];
+  }
+  return sum;
+}
+
+// The kernel works in place on the upload and the result goes elsewhere: the
+// copy restores the input each time, which a device-to-device copy does faster.
+void restores(const float *hInput, float *hOut, float *d, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}do not change in the loop, and the loop's kernels may overwrite the destination: if the copy restores it, keep a pristine copy on the device and restore it with a device-to-device cudaMemcpy, at device-memory bandwidth [transfer-in-loop]
+    cudaMemcpy(d, hInput, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}; each iteration copies different data: overlap{{.*}} [transfer-in-loop]
+    cudaMemcpy(hOut + s * N, d, Bytes, cudaMemcpyDeviceToHost);
+  }
+}
+
+// A device-to-device copy each iteration: no direction to hoist to.
+void deviceCopies(float *d, const float *dInit, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop [transfer-in-loop]
+    cudaMemcpy(d, dInit, Bytes, cudaMemcpyDeviceToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+  }
+}
+
 // ---- Negative cases: look alike, but no copy runs per iteration. ----
+
+// A multi-stream pipeline: the copies already overlap with the kernels.
+void pipeline(const float *hPinned, float *d, cudaStream_t *streams) {
+  for (int c = 0; c < 8; ++c) {
+    size_t off = static_cast<size_t>(c) * N;
+    cudaMemcpyAsync(d + off, hPinned + off, Bytes, cudaMemcpyHostToDevice, streams[c % 4]);
+    twice<<<N / 256, 256, 0, streams[c % 4]>>>(d + off, N);
+  }
+}
+
 
 void hoisted(float *h, float *d) {
   cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
