@@ -134,6 +134,18 @@ CostModel::CostModel(const ProfileIndex &Index, const Joiner &Join, const Config
     });
   for (auto &[Proc, V] : Launches)
     AsyncCall[Proc] = median(std::move(V), 5000);
+  // How long a synchronization takes to return once the GPU is done: over
+  // the syncs during which work ended.
+  std::map<ProcessIndex, std::vector<uint64_t>> Returns;
+  for (const ApiCall &A : P.ApiCalls) {
+    if (apiFamily(A.Name) != "sync")
+      continue;
+    std::optional<uint64_t> Last = Index.busy(A.Process).lastBusyBefore(A.End);
+    if (Last && *Last > A.Start && *Last <= A.End)
+      Returns[A.Process].push_back(A.End - *Last);
+  }
+  for (auto &[Proc, V] : Returns)
+    SyncReturn[Proc] = median(std::move(V), 2000);
   for (auto &[Proc, V] : Latencies)
     LaunchLatency[Proc] = std::clamp<uint64_t>(median(std::move(V), 5000), 1000, 50000);
 
@@ -216,6 +228,11 @@ double CostModel::referenceBandwidth(const Copy &C) const {
 uint64_t CostModel::asyncCallNs(ProcessIndex Proc) const {
   auto It = AsyncCall.find(Proc);
   return It == AsyncCall.end() ? 5000 : It->second;
+}
+
+uint64_t CostModel::syncReturnLatencyNs(ProcessIndex Proc) const {
+  auto It = SyncReturn.find(Proc);
+  return It == SyncReturn.end() ? 2000 : It->second;
 }
 
 uint64_t CostModel::launchLatencyNs(ProcessIndex Proc) const {
@@ -406,25 +423,31 @@ std::optional<Cost> CostModel::transferInLoop(const Finding &F, const Match &M) 
     return std::nullopt;
   uint64_t N = Calls.size(), Measured = 0;
   bool Transfers = false, Blocking = false;
+  std::vector<uint64_t> Costs;
   for (size_t I : Calls) {
     StringRef Fam = apiFamily(P.ApiCalls[I].Name);
     bool IsTransfer = Fam == "copy" || Fam == "memset";
     Transfers |= IsTransfer;
-    Measured += IsTransfer ? transferCost(I) : P.ApiCalls[I].duration();
+    Costs.push_back(IsTransfer ? transferCost(I) : P.ApiCalls[I].duration());
+    Measured += Costs.back();
     Blocking |= !IsTransfer || Index.blocks(I);
   }
   Clock On = Blocking ? Clock::Host : Clock::Gpu;
-  double Keep = static_cast<double>(N - 1) / static_cast<double>(N);
+  // One call stays: N-1 typical ones go. The median, not the mean, stands
+  // for a call, as the first call of a process also pays for CUDA's lazy
+  // initialization.
+  uint64_t Min = *std::min_element(Costs.begin(), Costs.end());
+  uint64_t AllButOne = std::min((N - 1) * median(Costs, 0), Measured - Min);
   if (!Transfers)
-    return make(N, Measured, scaled(Measured, Keep),
-                formatv("allocating once before the loop instead of {0} times saves {1}/{0} of "
-                        "the measured allocation time",
+    return make(N, Measured, AllButOne,
+                formatv("allocating once before the loop instead of {0} times saves {1} typical "
+                        "allocations (the median call's time)",
                         N, N - 1),
                 On);
   if (F.Keys.CallSites.size() == 1 && evidenceBool(F, "loopInvariant").value_or(false))
-    return make(N, Measured, scaled(Measured, Keep),
+    return make(N, Measured, AllButOne,
                 formatv("the copy moves the same data on every iteration: doing it once instead "
-                        "of {0} times saves {1}/{0} of its measured time",
+                        "of {0} times saves {1} typical copies (the median call's time)",
                         N, N - 1),
                 On);
   // The data changes from one iteration to the next: only the per-copy
@@ -525,17 +548,24 @@ std::optional<Cost> CostModel::syncInLoop(const Finding &F, const Match &M) cons
 std::optional<Cost> CostModel::syncRedundant(const Finding &F, const Match &M) const {
   if (M.Calls.empty())
     return std::nullopt;
+  // The operation after the sync waits for the same work itself, and pays
+  // the same notification latency when it does: what goes is the sync's own
+  // time beyond the wait and that latency.
+  const Profile &P = Index.profile();
   uint64_t Measured = 0, Saving = 0;
   for (size_t I : M.Calls) {
-    Measured += Index.profile().ApiCalls[I].duration();
-    Saving += idleAroundReturn(I);
+    const ApiCall &A = P.ApiCalls[I];
+    Measured += A.duration();
+    uint64_t Idle = Index.busy(A.Process).uncovered({A.Start, A.End});
+    uint64_t Latency = syncReturnLatencyNs(A.Process);
+    Saving += Idle > Latency ? Idle - Latency : 0;
   }
   return make(M.Calls.size(), Measured, Saving,
-              formatv("the operation after it waits anyway; the GPU sat idle around each of the "
-                      "{0} returns (from its last work to the next, less the {1} gap of "
-                      "back-to-back work)",
-                      plural(M.Calls.size(), "synchronization", "synchronizations"),
-                      formatTime(BackToBackGap)),
+              formatv("the operation after it waits for the same work anyway, and pays the same "
+                      "{0} to learn that the GPU is done: the {1} save only their time beyond "
+                      "the wait and that latency",
+                      formatTime(syncReturnLatencyNs(P.ApiCalls[M.Calls.front()].Process)),
+                      plural(M.Calls.size(), "synchronization", "synchronizations")),
               Clock::Host);
 }
 
@@ -567,7 +597,7 @@ std::optional<Cost> CostModel::uncoalesced(const Finding &F, const Match &M) con
                         "bytes; a coalesced access pattern saves that share of its time",
                         static_cast<int>(std::lround(Share * 100))));
   }
-  std::optional<double> Used = evidenceNumber(F, {"usedShare", "usedSectorShare", "sectorUsedShare"});
+  std::optional<double> Used = evidenceNumber(F, {"sectorUseFraction", "usedShare", "usedSectorShare"});
   if (!Used) {
     if (std::optional<double> Pct = evidenceNumber(F, {"usedPercent", "efficiencyPercent"}))
       Used = *Pct / 100;
@@ -593,23 +623,32 @@ std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) co
     return std::nullopt;
   uint64_t T = kernelTime(M.Kernels);
   const Profile &P = Index.profile();
+  // Wavefronts per request; without the request counts, the ideal
+  // wavefronts are the wavefronts less the conflicts (each conflict replays
+  // one wavefront).
   double Waves = 0, Requests = 0;
+  auto Add = [&](const std::optional<double> &W, const std::optional<double> &R,
+                 const std::optional<double> &Conflicts) {
+    if (!W)
+      return;
+    if (R) {
+      Waves += *W;
+      Requests += *R;
+    } else if (Conflicts && *W > *Conflicts) {
+      Waves += *W;
+      Requests += *W - *Conflicts;
+    }
+  };
   for (size_t I : M.Metrics) {
     const KernelMetrics &K = P.Metrics[I];
-    if (K.SharedWavefrontsLoad && K.SharedRequestsLoad) {
-      Waves += *K.SharedWavefrontsLoad;
-      Requests += *K.SharedRequestsLoad;
-    }
-    if (K.SharedWavefrontsStore && K.SharedRequestsStore) {
-      Waves += *K.SharedWavefrontsStore;
-      Requests += *K.SharedRequestsStore;
-    }
+    Add(K.SharedWavefrontsLoad, K.SharedRequestsLoad, K.SharedBankConflictsLoad);
+    Add(K.SharedWavefrontsStore, K.SharedRequestsStore, K.SharedBankConflictsStore);
   }
   std::optional<double> Degree = evidenceNumber(F, {"degree", "conflictDegree", "ways"});
   std::string From = "the static conflict degree";
   if (Requests > 0 && Waves >= Requests) {
     Degree = Waves / Requests;
-    From = "Nsight Compute's wavefronts per shared-memory request";
+    From = "Nsight Compute's shared-memory wavefronts per ideal wavefront";
   }
   if (!Degree || *Degree <= 1)
     return measuredOnly(F, M, "the conflict degree is not known, so no saving is estimated");
@@ -689,20 +728,27 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
                         "share ({2}%) of the time, if the kernel is bound by its warps' issue",
                         Up - Threads, Up, formatv("{0:f1}", Idle * 100).str()));
   }
-  if (F.Evidence.get("blockY") && BlockX > 0 && BlockX < 32) {
+  if ((F.Evidence.get("blockY") || K0.Block[1] > 1) && BlockX > 0 && BlockX < 32) {
     // Each warp covers 32 / blockDim.x row pieces of blockDim.x 4-byte
-    // elements; a row of 32 is 4 whole sectors.
+    // elements instead of one row of 128 bytes. Sectors per piece: half the
+    // accesses are assumed to start on a sector boundary and half anywhere
+    // (a stencil's neighbours, offsets), as nothing else is known here.
+    auto Sectors = [](uint64_t Bytes) {
+      double Aligned = static_cast<double>((Bytes + 31) / 32), Anywhere = 0;
+      for (uint64_t Offset = 0; Offset < 32; Offset += 4)
+        Anywhere += static_cast<double>((Offset + Bytes + 31) / 32);
+      return 0.5 * Aligned + 0.5 * Anywhere / 8;
+    };
     uint64_t Rows = 32 / BlockX;
-    uint64_t Sectors = Rows * ((BlockX * 4 + 31) / 32);
-    double Share = Sectors > 4 ? 1.0 - 4.0 / static_cast<double>(Sectors) : 0.0;
-    return make(M.Kernels.size(), T, scaled(T, Share * 0.5),
-                formatv("each warp reads {0} row pieces of {1} bytes: {2} sectors where one "
-                        "row of 32 reads 4; {3}",
-                        Rows, BlockX * 4, Sectors,
-                        Share > 0 ? "half of the excess sectors' share of the time is counted, "
-                                    "for kernels that also reuse cached rows"
-                                  : "no sector is wasted for 4-byte elements, only more "
-                                    "requests, so no saving is estimated"));
+    double Now = static_cast<double>(Rows) * Sectors(BlockX * 4), Ideal = Sectors(128);
+    double Share = Now > Ideal ? 1 - Ideal / Now : 0;
+    return make(M.Kernels.size(), T, scaled(T, Share),
+                formatv("each warp reads {0} row pieces of {1} bytes, {2} sectors on average "
+                        "where a row of 128 bytes takes {3}: a memory-bound kernel saves {4}% "
+                        "with blockDim.x = 32",
+                        Rows, BlockX * 4, formatv("{0:f2}", Now).str(),
+                        formatv("{0:f2}", Ideal).str(),
+                        static_cast<int>(std::lround(Share * 100))));
   }
   if (D) {
     std::optional<Occupancy> Now = theoreticalOccupancy(*D, R);

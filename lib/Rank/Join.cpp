@@ -59,8 +59,29 @@ static size_t parameterListStart(StringRef S) {
   return Open;
 }
 
+/// Clang mangles a kernel's host-side stub as "__device_stub__" + its name
+/// ("_Z20__device_stub__step1PKfPfi"); the GPU runs "_Z5step1PKfPfi".
+static std::string withoutDeviceStub(StringRef Mangled) {
+  static constexpr StringRef Stub = "__device_stub__";
+  size_t At = Mangled.find(Stub);
+  if (At == StringRef::npos)
+    return Mangled.str();
+  size_t Digits = At;
+  while (Digits > 0 && isDigit(Mangled[Digits - 1]))
+    --Digits;
+  unsigned Length = 0;
+  if (Digits == At || Mangled.slice(Digits, At).getAsInteger(10, Length) || Length <= Stub.size())
+    return Mangled.str();
+  return (Mangled.take_front(Digits) + Twine(Length - Stub.size()) +
+          Mangled.drop_front(At + Stub.size()))
+      .str();
+}
+
+std::string canonicalKernelName(StringRef Mangled) { return withoutDeviceStub(Mangled); }
+
 std::string kernelKey(StringRef Name) {
-  std::string Demangled = Name.starts_with("_Z") ? llvm::demangle(Name.str()) : Name.str();
+  std::string Demangled =
+      Name.starts_with("_Z") ? llvm::demangle(withoutDeviceStub(Name)) : Name.str();
   StringRef S = StringRef(Demangled).trim();
   // The parameter list, then anything after it (" const", clone suffixes).
   if (size_t Open = parameterListStart(S); Open != StringRef::npos && Open > 0)
@@ -143,7 +164,8 @@ std::vector<size_t> Joiner::callsAt(const SourceLocation &Site,
 
 std::vector<size_t> Joiner::kernelsNamed(ArrayRef<std::string> Names) const {
   std::set<size_t> Out;
-  for (const std::string &N : Names) {
+  for (const std::string &Name : Names) {
+    std::string N = withoutDeviceStub(Name);
     auto M = KernelsByMangled.find(N);
     if (M != KernelsByMangled.end()) {
       Out.insert(M->second.begin(), M->second.end());
@@ -176,11 +198,14 @@ Match Joiner::match(const Finding &F) const {
   if (!K.Kernels.empty()) {
     M.Kernels = kernelsNamed(K.Kernels);
     M.Metrics = metricsNamed(K.Kernels);
-    // A launch finding is about one launch site: with stacks, keep the
+    // A launch finding is about its launch sites: with stacks, keep the
     // kernels launched there.
     if (!K.CallSites.empty() && LaunchStacks && !M.Kernels.empty()) {
-      std::vector<size_t> Calls = callsAt(K.CallSites[0], {"launch"});
-      std::set<size_t> CallSet(Calls.begin(), Calls.end());
+      std::set<size_t> CallSet;
+      for (const SourceLocation &Site : K.CallSites)
+        for (size_t C : callsAt(Site, {"launch"}))
+          CallSet.insert(C);
+      std::vector<size_t> Calls(CallSet.begin(), CallSet.end());
       llvm::erase_if(M.Kernels, [&](size_t I) {
         std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, I});
         return !L || !CallSet.count(*L);

@@ -25,8 +25,8 @@ namespace cuda_advisor::rank {
 const std::vector<CheckInfo> &runtimeRules() {
   static const std::vector<CheckInfo> Rules = {
       {"runtime-repeated-copies",
-       "the same host-to-device copy (size, source and call site) repeated many times: upload "
-       "the data once if it does not change",
+       "the same copy (direction, size, host memory and call site) repeated many times: upload "
+       "the data once if it does not change, download only the result that is needed",
        Severity::Warning, true},
       {"runtime-pageable-copies",
        "copies between the GPU and pageable host memory, which the runtime stages and makes "
@@ -166,40 +166,57 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-repeated-copies";
   uint64_t MinRepeats = static_cast<uint64_t>(option(Id, "MinRepeats", 10));
   uint64_t MinBytes = static_cast<uint64_t>(option(Id, "MinBytes", 256 * 1024));
-  std::map<std::tuple<ProcessIndex, uint32_t, uint64_t, int, std::string>, CopyGroup> Groups;
+  // (process, device, direction, bytes, host memory kind, call site).
+  std::map<std::tuple<ProcessIndex, uint32_t, int, uint64_t, int, std::string>, CopyGroup> Groups;
+  std::map<std::tuple<ProcessIndex, uint32_t, int, uint64_t, int, std::string>,
+           std::vector<uint64_t>>
+      Costs;
   for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
     SmallVector<const Copy *, 2> Cs = copiesOf(I);
-    if (Cs.size() != 1 || Cs[0]->Kind != CopyKind::HtoD || Cs[0]->Bytes < MinBytes)
+    if (Cs.size() != 1 || Cs[0]->Bytes < MinBytes ||
+        (Cs[0]->Kind != CopyKind::HtoD && Cs[0]->Kind != CopyKind::DtoH))
       continue;
+    const Copy &C = *Cs[0];
     const SourceLocation *Site = siteOf(I);
-    CopyGroup &G = Groups[{P.ApiCalls[I].Process, Cs[0]->Device, Cs[0]->Bytes,
-                           static_cast<int>(Cs[0]->Src), Site ? describe(*Site) : ""}];
+    MemoryKind Host = C.Kind == CopyKind::HtoD ? C.Src : C.Dst;
+    auto Key = std::make_tuple(P.ApiCalls[I].Process, C.Device, static_cast<int>(C.Kind), C.Bytes,
+                               static_cast<int>(Host), Site ? describe(*Site) : std::string());
+    CopyGroup &G = Groups[Key];
     G.Calls.push_back(I);
-    G.Bytes += Cs[0]->Bytes;
-    G.Cost += Model.transferCost(I);
+    G.Bytes += C.Bytes;
+    uint64_t Cost = Model.transferCost(I);
+    G.Cost += Cost;
+    Costs[Key].push_back(Cost);
     G.Site = Site;
   }
   for (auto &[Key, G] : Groups) {
     uint64_t N = G.Calls.size();
     if (N < MinRepeats)
       continue;
-    uint64_t Saving = G.Cost * (N - 1) / N;
+    // One copy stays: N-1 typical ones (the median) go.
+    std::vector<uint64_t> &V = Costs[Key];
+    std::nth_element(V.begin(), V.begin() + static_cast<std::ptrdiff_t>(N / 2), V.end());
+    uint64_t Saving = std::min(G.Cost, (N - 1) * V[N / 2]);
     ProcessIndex Proc = std::get<0>(Key);
     if (!worthIt(Id, Proc, Saving))
       continue;
-    MemoryKind Src = static_cast<MemoryKind>(std::get<3>(Key));
-    std::string Msg = formatv("the same {0} host-to-device copy from {1} memory ran {2} times{3} "
-                              "and took {4}: if the data does not change, upload it once and "
-                              "keep it on the GPU",
-                              formatBytes(std::get<2>(Key)), memoryKindName(Src), N,
-                              G.Site ? " (called at " + describe(*G.Site) + ")" : "",
-                              formatTime(G.Cost));
+    bool Up = static_cast<CopyKind>(std::get<2>(Key)) == CopyKind::HtoD;
+    MemoryKind Host = static_cast<MemoryKind>(std::get<4>(Key));
+    std::string Msg =
+        Up ? formatv("the same {0} host-to-device copy from {1} memory ran {2} times and took "
+                     "{3}: if the data does not change, upload it once and keep it on the GPU",
+                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatTime(G.Cost))
+                 .str()
+           : formatv("the same {0} device-to-host copy to {1} memory ran {2} times and took {3}: "
+                     "if the host needs only the last result, download it once after the loop",
+                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatTime(G.Cost))
+                 .str();
     Cost C = Model.make(N, G.Cost, Saving,
-                        formatv("if every copy moves the same data, one upload instead of {0} "
-                                "saves {1}/{0} of their measured time",
+                        formatv("if only one of the {0} copies is needed, the other {1} go: {1} "
+                                "times the median copy's measured time",
                                 N, N - 1),
-                        Src == MemoryKind::Pageable ? CostModel::Clock::Host
-                                                    : CostModel::Clock::Gpu);
+                        Host == MemoryKind::Pageable ? CostModel::Clock::Host
+                                                     : CostModel::Clock::Gpu);
     RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
     R.Calls.insert(G.Calls.begin(), G.Calls.end());
     Out.push_back(std::move(R));
@@ -229,7 +246,12 @@ void Rules::pageableCopies(std::vector<RuntimeFinding> &Out) {
     G.Cost += Index.blocks(I) ? Index.ownHostTime(I) : Pageable->duration();
     G.Site = Site;
   }
+  // A few copies (an upload at the start, a download at the end) are not
+  // worth pinning: cudaMallocHost and cudaHostRegister cost as much.
+  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies", 10));
   for (auto &[Key, G] : Groups) {
+    if (G.Calls.size() < MinCopies)
+      continue;
     ProcessIndex Proc = std::get<0>(Key);
     CopyKind Dir = static_cast<CopyKind>(std::get<1>(Key));
     Interval Region = Model.spanThroughNextWait(Proc, G.Calls);
@@ -244,12 +266,11 @@ void Rules::pageableCopies(std::vector<RuntimeFinding> &Out) {
     Model.pinnedBandwidth(Proc, First->Device, Dir, &Source);
     uint64_t N = G.Calls.size();
     std::string Msg =
-        formatv("{0} {1} copies ({2} in all) {3} pageable host memory{4} took {5}: the runtime "
+        formatv("{0} {1} copies ({2} in all) {3} pageable host memory took {4}: the runtime "
                 "stages them through a pinned buffer and the host waits for each; pin the host "
                 "buffer (cudaMallocHost, cudaHostRegister, tensor.pin_memory())",
                 N, copyKindName(Dir), formatBytes(G.Bytes),
-                Dir == CopyKind::HtoD ? "from" : "to",
-                G.Site ? " (called at " + describe(*G.Site) + ")" : "", formatTime(G.Cost));
+                Dir == CopyKind::HtoD ? "from" : "to", formatTime(G.Cost));
     Cost C = Model.make(N, G.Cost, Saving,
                         formatv("from pinned memory the copies run asynchronously at {0}; the "
                                 "critical-path model of the {1} they span gives {2}",
@@ -298,11 +319,10 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
     if (!worthIt(Id, Proc, Saving))
       continue;
     CopyKind Dir = static_cast<CopyKind>(std::get<1>(Key));
-    std::string Msg = formatv("{0} {1} copies of less than {2} ({3} in all){4} took {5}, mostly "
+    std::string Msg = formatv("{0} {1} copies of less than {2} ({3} in all) took {4}, mostly "
                               "fixed per-copy cost: gather the data into one buffer and copy it "
                               "at once",
                               N, copyKindName(Dir), formatBytes(MaxBytes), formatBytes(G.Bytes),
-                              G.Site ? " (called at " + describe(*G.Site) + ")" : "",
                               formatTime(G.Cost));
     Cost C = Model.make(N, G.Cost, Saving,
                         formatv("each copy's time beyond its bytes at the pinned bandwidth is "
@@ -318,6 +338,9 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
 void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-gpu-idle-gaps";
   uint64_t MinGap = static_cast<uint64_t>(option(Id, "MinGapUs", 50)) * 1000;
+  // A few gaps are set-up and tear-down (filling inputs, checking results);
+  // a host-bound loop makes many.
+  uint64_t MinGaps = static_cast<uint64_t>(option(Id, "MinGaps", 10));
   double MinShare = optionShare(Id, "MinIdleShare", 0.1);
   for (ProcessIndex Proc = 0; Proc < P.Processes.size(); ++Proc) {
     const IntervalSet &Busy = Index.busy(Proc);
@@ -336,7 +359,8 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
       Longest = std::max(Longest, HostWork);
       ++Count;
     }
-    if (Count == 0 || static_cast<double>(Idle) < MinShare * static_cast<double>(Span.length()))
+    if (Count < MinGaps ||
+        static_cast<double>(Idle) < MinShare * static_cast<double>(Span.length()))
       continue;
     std::string Msg =
         formatv("the GPU waited for the CPU {0} times, {1} in all ({2}% of the {3} between its "

@@ -66,6 +66,9 @@ public:
   /// idle GPU.
   uint64_t asyncCallNs(profile::ProcessIndex Proc) const;
   uint64_t launchLatencyNs(profile::ProcessIndex Proc) const;
+  /// How long a synchronization takes to return once the GPU's work is done
+  /// (the median over the process's synchronizations).
+  uint64_t syncReturnLatencyNs(profile::ProcessIndex Proc) const;
 
   /// The critical-path model: how long Region of process Proc would take
   /// with W applied. The region is cut at the calls that make the host wait
@@ -108,7 +111,7 @@ private:
   const Joiner &Join;
   const Config &Cfg;
   std::map<profile::ProcessIndex, std::vector<size_t>> CallsByStart; ///< Sorted by start.
-  std::map<profile::ProcessIndex, uint64_t> AsyncCall, LaunchLatency;
+  std::map<profile::ProcessIndex, uint64_t> AsyncCall, LaunchLatency, SyncReturn;
   /// (process, device, copy kind) -> bytes and cost of large pageable copies.
   std::map<std::tuple<profile::ProcessIndex, uint32_t, int>, std::pair<uint64_t, uint64_t>>
       LargePageable;

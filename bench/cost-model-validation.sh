@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Checks the cost model against reality: for each example of examples/, the
+# saving cuda-advisor estimates from the recording of the bad variant
+# (test/Inputs/profiles/<example>.bad.jsonl) against the saving measured
+# without a profiler on the same GPU (median bad - median fixed time of the
+# example's timed section, test/Inputs/profiles/timings.json).
+#
+#   bench/cost-model-validation.sh [BUILD_DIR] [--update-doc]
+#
+# Prints a Markdown table; --update-doc also writes it into docs/cost-model.md
+# between the "validation:begin" and "validation:end" markers. Needs no GPU.
+#
+# A recording covers the whole run, the timing only the example's timed
+# section (after its warm-up), so each estimate is scaled by the share of the
+# matched records that fall in the timed section (TIMED below, from the
+# examples' sources). The estimate of an example is the sum over the findings
+# of its check (the fix of the example is the fix of those findings).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+update=0
+for a in "$@"; do
+  case $a in
+  --update-doc) update=1 ;;
+  *) build=$(cd "$a" && pwd) ;;
+  esac
+done
+tool=$build/bin/cuda-advisor
+profiles=$root/test/Inputs/profiles
+[ -x "$tool" ] || { echo "cost-model-validation: no $tool (build first)" >&2; exit 2; }
+[ -f "$profiles/timings.json" ] || { echo "cost-model-validation: no $profiles/timings.json" >&2; exit 2; }
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for p in "$profiles"/*.bad.jsonl; do
+  name=$(basename "$p" .bad.jsonl)
+  src=$root/examples/$name.cu
+  args=(--profile "$p" --binary-path "$profiles/bin" --format json -o "$out/$name.json")
+  if [ -f "$src" ]; then
+    # Flags as the examples' CMake project builds them (compile_commands.json
+    # would need nvcc); the bundled CUDA declarations stand in for a toolkit.
+    flags=(-- -x cuda -std=c++17)
+    "$tool" "$src" "${args[@]}" "${flags[@]}" 2>"$out/$name.err" || true
+    # With the Nsight Compute measurements too, where there are some.
+    if [ -f "$profiles/$name.bad.ncu.csv" ]; then
+      "$tool" "$src" --profile "$p" --profile "$profiles/$name.bad.ncu.csv" \
+        --binary-path "$profiles/bin" --format json -o "$out/$name.ncu.json" "${flags[@]}" \
+        2>>"$out/$name.err" || true
+    fi
+  else
+    "$tool" "${args[@]}" 2>"$out/$name.err" || true
+  fi
+done
+
+python3 - "$out" "$profiles" "$root/docs/cost-model.md" "$update" <<'EOF'
+import json, os, statistics, sys
+
+out, profiles, doc_path, update = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+timings = json.load(open(os.path.join(profiles, "timings.json")))["examples"]
+
+
+def share_of_timed_repetitions(name, sync_api="cudaDeviceSynchronize"):
+    """The mean duration of the timed repetitions over the whole recorded
+    stretch, the repetitions being delimited by the ends of the sync that
+    closes each one (the first repetition is the warm-up)."""
+    calls = []
+    for line in open(os.path.join(profiles, name + ".bad.jsonl")):
+        r = json.loads(line)
+        if r.get("type") == "api":
+            calls.append(r)
+    calls.sort(key=lambda a: a["start"])
+    copies = [a for a in calls if a["name"].startswith("cudaMemcpy")]
+    ends = [a["end"] for a in calls if a["name"] == sync_api and a["start"] > copies[0]["start"]]
+    reps, begin = [], copies[0]["start"]
+    for e in ends:
+        reps.append(e - begin)
+        begin = e
+    return statistics.mean(reps[1:]) / sum(reps)
+
+# example -> (checks whose savings count, share of the recorded records in
+# the timed section, what that share is)
+TIMED = {
+    "transfer-in-loop": (["transfer-in-loop"], 1.0, "100 timed iterations, no warm-up in the loop"),
+    # The warm-up repetition took four times as long as the others (first
+    # touch of the malloc'ed pages): the share is by time, not by count.
+    "transfer-pageable-async": (["transfer-pageable-async"],
+                                share_of_timed_repetitions("transfer-pageable-async"),
+                                "6 repetitions recorded, the first a warm-up; the timing is the "
+                                "best of the other 5"),
+    "access-uncoalesced": (["access-uncoalesced"], 50 / 51, "50 timed launches after 1 warm-up"),
+    "access-shared-bank-conflict": (["access-shared-bank-conflict"], 50 / 51,
+                                    "50 timed launches after 1 warm-up"),
+    "kernel-fusion": (["kernel-fusion"], 20 / 21, "20 timed passes after 1 warm-up"),
+    "launch-block-size": (["launch-block-size"], 20 / 21, "20 timed rounds after 1 warm-up"),
+    "launch-grid-truncation": (["launch-grid-truncation"], 20 / 21,
+                               "20 timed launches after 1 warm-up"),
+    "sync-in-loop": (["sync-in-loop"], 1.0, "1000 timed steps; the warm-up sync is elsewhere"),
+    "sync-redundant": (["sync-redundant"], 1.0, "300 timed steps"),
+    "kernel-double-promotion": (["kernel-double-promotion"], 10 / 11,
+                                "10 timed launches after 1 warm-up"),
+    "seed_loop": (["runtime-repeated-copies"], 100 / 101,
+                  "PyTorch loop: 100 timed iterations after 1 warm-up"),
+}
+TIMING_NAME = {"seed_loop": "pytorch-seed-loop"}
+
+def estimate_of(path, checks):
+    """(estimated saving in ms, findings matched, findings not seen)."""
+    if not os.path.exists(path):
+        return None
+    report = json.load(open(path))
+    est_ns, findings, unmatched = 0, 0, 0
+    for f in report.get("findings", []):
+        if f.get("check") not in checks:
+            continue
+        cost = f.get("cost") or {}
+        if not cost.get("matched"):
+            unmatched += 1
+            continue
+        findings += 1
+        est_ns += cost.get("estimatedSavingNs", 0)
+    return est_ns / 1e6, findings, unmatched
+
+
+rows, errors = [], []
+for name in sorted(TIMED):
+    checks, share, why = TIMED[name]
+    t = timings.get(TIMING_NAME.get(name, name))
+    got = estimate_of(os.path.join(out, name + ".json"), checks)
+    if not got or not t or "saving_ms" not in t:
+        continue
+    est_ms, findings, unmatched = got
+    estimate = est_ms * share
+    with_ncu = estimate_of(os.path.join(out, name + ".ncu.json"), checks)
+    if with_ncu:
+        estimate = with_ncu[0] * share
+    measured = t["saving_ms"]
+    bad = t["bad"]["median"]
+    # Error relative to the bad variant's time when the measured saving is
+    # within the noise of the timings (a few percent of the run): a relative
+    # error of a near-zero saving means nothing.
+    spread = max(t["bad"]["processes"]) - min(t["bad"]["processes"])
+    noise = max(spread, 0.02 * bad)
+    if abs(measured) > noise:
+        err = (estimate - measured) / measured * 100
+        err_s = f"{err:+.0f}%"
+        errors.append(abs(err))
+    else:
+        err_s = f"n/a (measured saving within noise, {abs(estimate - measured) / bad * 100:.1f}% of the run)"
+    rows.append((TIMING_NAME.get(name, name), ", ".join(checks), findings, unmatched, bad,
+                 t["fixed"]["median"], measured, est_ms * share, err_s, why,
+                 "" if not with_ncu else f"{with_ncu[0] * share:.3f}"))
+
+lines = ["| example | findings (check) | bad ms | fixed ms | measured saving ms | estimated saving ms (recording) | with ncu CSV | error | timed share of the recording |",
+         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+for r in rows:
+    found = f"{r[2]} ({r[1]})" + (f", {r[3]} not seen" if r[3] else "")
+    lines.append(f"| {r[0]} | {found} | {r[4]:.3f} | {r[5]:.3f} | {r[6]:.3f} | {r[7]:.3f} | "
+                 f"{r[10] or '-'} | {r[8]} | {r[9]} |")
+if errors:
+    lines.append("")
+    lines.append(f"Mean absolute error over the {len(errors)} examples with a measurable saving: "
+                 f"{sum(errors) / len(errors):.0f}% (median {sorted(errors)[len(errors) // 2]:.0f}%).")
+table = "\n".join(lines)
+print(table)
+if update:
+    doc = open(doc_path).read()
+    begin, end = "<!-- validation:begin -->", "<!-- validation:end -->"
+    i, j = doc.find(begin), doc.find(end)
+    if i < 0 or j < 0:
+        sys.exit("cost-model-validation: no validation markers in " + doc_path)
+    doc = doc[:i + len(begin)] + "\n" + table + "\n" + doc[j:]
+    open(doc_path, "w").write(doc)
+EOF
