@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Frontend/CommandTranslation.h"
 
+#include "clang/Basic/Version.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/StringSaver.h"
 
 #include <algorithm>
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -706,6 +709,41 @@ std::string sdkVersionForClang(unsigned CudaVersion) {
   return std::to_string(CudaVersion / 1000) + "." + std::to_string(CudaVersion % 1000 / 10);
 }
 
+std::string findClangDriver() {
+  auto HasWrappers = [](StringRef LLVMRoot) {
+    std::error_code EC;
+    SmallString<256> Lib(LLVMRoot);
+    sys::path::append(Lib, "lib", "clang");
+    for (sys::fs::directory_iterator It(Lib, EC), End; It != End && !EC; It.increment(EC)) {
+      SmallString<256> W(It->path());
+      sys::path::append(W, "include", "cuda_wrappers");
+      if (sys::fs::is_directory(W))
+        return true;
+    }
+    return false;
+  };
+  auto DriverOf = [](StringRef LLVMRoot) {
+    SmallString<256> P(LLVMRoot);
+    sys::path::append(P, "bin", "clang++");
+    return P.str().str();
+  };
+  // <llvm>/lib/libclang-cpp.so.19.1 -> <llvm>.
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&clang::getClangFullVersion), &Info) && Info.dli_fname) {
+    SmallString<256> Lib;
+    if (!sys::fs::real_path(Info.dli_fname, Lib)) {
+      StringRef Root = sys::path::parent_path(sys::path::parent_path(Lib));
+      if (HasWrappers(Root))
+        return DriverOf(Root);
+    }
+  }
+#ifdef CUDA_ADVISOR_LLVM_ROOT
+  if (HasWrappers(CUDA_ADVISOR_LLVM_ROOT))
+    return DriverOf(CUDA_ADVISOR_LLVM_ROOT);
+#endif
+  return "clang++";
+}
+
 std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaInstallation &Cuda,
                                         const ParseSetup &Setup, StringRef File) {
   std::vector<std::string> Args;
@@ -713,7 +751,10 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
   for (size_t I = 0; I + 1 < Cmd.Flags.size(); ++I)
     if (Cmd.Flags[I] == "-x")
       IsC = Cmd.Flags[I + 1] == "c";
-  Args.push_back(IsC ? "clang" : "clang++");
+  std::string Driver = Setup.ClangDriver.empty() ? "clang++" : Setup.ClangDriver;
+  if (IsC && StringRef(Driver).ends_with("++"))
+    Driver.erase(Driver.size() - 2);
+  Args.push_back(Driver);
   Args.insert(Args.end(), Setup.ExtraArgsBefore.begin(), Setup.ExtraArgsBefore.end());
   Args.push_back("-fsyntax-only");
   if (Cmd.Cuda) {

@@ -102,7 +102,10 @@ Expected<std::unique_ptr<tooling::CompilationDatabase>> loadDatabase(StringRef B
 class Runner {
 public:
   Runner(const RunnerOptions &Opts, const ConsumerFactory &Factory)
-      : Opts(Opts), Factory(Factory), Locator(Opts.CudaPath) {}
+      : Opts(Opts), Factory(Factory), Locator(Opts.CudaPath), Setup(Opts.Setup) {
+    if (Setup.ClangDriver.empty())
+      Setup.ClangDriver = findClangDriver();
+  }
 
   Error prepare() {
     if (Opts.FixedFlags) {
@@ -191,9 +194,9 @@ private:
 
   void parse(FileResult &R, const NeutralCommand &Neutral, const CudaInstallation &Cuda,
              bool DevicePass, StringRef Directory) {
-    ParseSetup Setup = Opts.Setup;
-    Setup.DevicePass = DevicePass;
-    std::vector<std::string> Args = buildParseArgs(Neutral, Cuda, Setup, R.File);
+    ParseSetup PassSetup = Setup;
+    PassSetup.DevicePass = DevicePass;
+    std::vector<std::string> Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
     if (Opts.Verbose)
       R.Messages.push_back(std::string(DevicePass ? "device" : "host") +
                            " parse: " + join(Args, " "));
@@ -226,6 +229,7 @@ private:
   const RunnerOptions &Opts;
   const ConsumerFactory &Factory;
   CudaLocator Locator;
+  ParseSetup Setup; ///< Opts.Setup with the clang driver filled in.
   std::unique_ptr<tooling::CompilationDatabase> Fixed, Shared;
 };
 

@@ -460,3 +460,29 @@ TEST_F(ParseArgsTest, ExtraArgsAroundTheCommand) {
 }
 
 } // namespace
+
+namespace {
+// The parse must see the resource directory of the Clang it runs on (with
+// cuda_wrappers/, whose <new> gives device code placement new), not one
+// computed from a bare "clang++".
+TEST(CommandTranslationTest, FindsTheClangDriverOfTheLinkedClang) {
+  std::string Driver = findClangDriver();
+  ASSERT_TRUE(llvm::StringRef(Driver).ends_with("/bin/clang++")) << Driver;
+  llvm::SmallString<256> Lib(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Driver)));
+  llvm::sys::path::append(Lib, "lib", "clang");
+  bool Found = false;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Lib, EC), End; It != End && !EC; It.increment(EC))
+    Found |= llvm::sys::fs::is_directory(It->path() + "/include/cuda_wrappers");
+  EXPECT_TRUE(Found) << Lib.str().str();
+  ParseSetup Setup;
+  Setup.ClangDriver = Driver;
+  CudaInstallation Cuda;
+  Cuda.Path = "/usr/local/cuda";
+  EXPECT_EQ(buildParseArgs(translate("nvcc -c /src/a.cu"), Cuda, Setup, "/src/a.cu").front(),
+            Driver);
+  std::vector<std::string> C =
+      buildParseArgs(translate("gcc -c /src/x.c", "/src/x.c"), Cuda, Setup, "/src/x.c");
+  EXPECT_EQ(C.front(), Driver.substr(0, Driver.size() - 2));
+}
+} // namespace

@@ -50,9 +50,18 @@ NeutralCommand translateCommand(llvm::ArrayRef<std::string> Argv, llvm::StringRe
 /// What a parse adds on top of a NeutralCommand.
 struct ParseSetup {
   std::string ResourceDir;  ///< share/cuda-advisor (stand-in and compat headers).
+  /// The clang++ the parse pretends to be (<llvm>/bin/clang++ of the Clang
+  /// the tool links): the driver finds its resource directory (builtin and
+  /// cuda_wrappers headers) and the GCC installation from it. "clang++" if
+  /// unknown.
+  std::string ClangDriver;
   bool DevicePass = false;  ///< --cuda-device-only instead of --cuda-host-only.
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
 };
+
+/// The clang++ of the Clang installation this tool is linked against, found
+/// from the shared library that holds Clang, else from the build's LLVM.
+std::string findClangDriver();
 
 /// The full argument vector ("clang++", flags..., File) for a syntax-only parse.
 std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaInstallation &Cuda,
