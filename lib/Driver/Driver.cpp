@@ -59,9 +59,13 @@ int main(int Argc, char **Argv) {
   App.add_option("files", A.Sources, "CUDA/C++ source files to analyze");
   App.add_option("-p,--build-path", A.BuildPath,
                  "directory holding compile_commands.json (or the file itself)");
-  App.add_option("--extra-arg", A.ExtraArgs, "append this argument to every compile command");
+  // Repeatable options take one value each: "--extra-arg=-DX a.cu" must not
+  // swallow the source file.
+  App.add_option("--extra-arg", A.ExtraArgs, "append this argument to every compile command")
+      ->allow_extra_args(false);
   App.add_option("--extra-arg-before", A.ExtraArgsBefore,
-                 "prepend this argument to every compile command");
+                 "prepend this argument to every compile command")
+      ->allow_extra_args(false);
   App.add_option("--checks", A.Checks,
                  "glob list of checks to run, clang-tidy style: '-*,transfer-*'");
   App.add_flag("--list-checks", A.ListChecks, "list the checks that --checks enables");
@@ -88,9 +92,11 @@ int main(int Argc, char **Argv) {
   App.add_flag("--fix", A.Fix, "apply the fix-its to the sources");
   App.add_option("--profile", A.Profiles,
                  "a profile of the program (cuda-advisor record, torch.profiler trace, "
-                 "ncu --csv); repeatable");
+                 "ncu --csv); repeatable")
+      ->allow_extra_args(false);
   App.add_option("--binary-path", A.BinaryPaths,
-                 "where to look for binaries whose stacks the profile holds; repeatable");
+                 "where to look for binaries whose stacks the profile holds; repeatable")
+      ->allow_extra_args(false);
   App.add_option("--top", A.Top, "show only the N findings that would save the most");
   App.add_option("--min-saving", A.MinSaving,
                  "hide ranked findings that save less (e.g. 1ms, 200us, 0.5%)");
