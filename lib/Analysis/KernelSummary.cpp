@@ -128,7 +128,8 @@ unsigned sectorsPerWarp(int64_t StrideBytes, unsigned SizeBytes) {
   return static_cast<unsigned>(Sectors.size());
 }
 
-BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX, unsigned SizeBytes) {
+BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX, unsigned SizeBytes,
+                          unsigned ActiveLanes) {
   BankConflict R;
   if (SizeBytes == 0)
     return R;
@@ -142,7 +143,8 @@ BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX, u
   R.Ideal = 32 / LanesPerPhase;
   for (unsigned Phase = 0; Phase < 32 / LanesPerPhase; ++Phase) {
     std::set<int64_t> WordsPerBank[32];
-    for (unsigned L = Phase * LanesPerPhase; L < (Phase + 1) * LanesPerPhase; ++L) {
+    for (unsigned L = Phase * LanesPerPhase; L < (Phase + 1) * LanesPerPhase && L < ActiveLanes;
+         ++L) {
       int64_t Addr = int64_t(L % ThreadsX) * StrideX + int64_t(L / ThreadsX) * StrideY;
       int64_t FirstWord = Addr >= 0 ? Addr / 4 : -((-Addr + 3) / 4);
       int64_t LastWord = (Addr + int64_t(SizeBytes) - 1) >= 0
@@ -151,6 +153,8 @@ BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX, u
       for (int64_t W = FirstWord; W <= LastWord; ++W)
         WordsPerBank[((W % 32) + 32) % 32].insert(W);
     }
+    if (Phase * LanesPerPhase >= ActiveLanes)
+      break;
     unsigned Worst = 1;
     for (const auto &Words : WordsPerBank)
       Worst = std::max<unsigned>(Worst, static_cast<unsigned>(Words.size()));

@@ -70,8 +70,17 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
       return std::nullopt;
     StrideY = *YC;
   }
+  C.StrideY = StrideY;
   if (std::optional<int64_t> X = Stride.asConstant()) {
     C.Banks = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes);
+    // The array bound says threadIdx.x < ThreadsX: either blocks are that
+    // narrow (a warp spans several rows) or the other lanes are switched off
+    // (if (threadIdx.x < 16)). Claim only what holds in both cases.
+    if (C.ThreadsX < 32) {
+      BankConflict OneRow = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes, C.ThreadsX);
+      if (OneRow.Degree < C.Banks.Degree)
+        C.Banks = OneRow;
+    }
     C.StrideWords = (*X < 0 ? -*X : *X) / 4;
     if (C.Banks.Degree < MinDegree)
       return std::nullopt;
@@ -114,10 +123,11 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
     report(Entry.second);
 }
 
-/// `tile[32][33]` when the lane stride is a whole number of rows of the
-/// 2D array V: one element of padding moves each row to the next bank.
-static std::string paddedDeclaration(const MemoryAccess &A, int64_t StrideBytes,
-                                     ASTContext &AST) {
+/// `tile[32][33]` when the access walks the rows of the 2D array it indexes
+/// and one element of padding per row removes the conflict (checked: an
+/// array that is padded already may need another layout).
+static std::string paddedDeclaration(const MemoryAccess &A, int64_t StrideX, int64_t StrideY,
+                                     unsigned ThreadsX, unsigned Degree, ASTContext &AST) {
   const auto *V = dyn_cast_or_null<VarDecl>(A.Address.Root.Decl);
   if (!V || !V->getIdentifier())
     return "";
@@ -128,7 +138,14 @@ static std::string paddedDeclaration(const MemoryAccess &A, int64_t StrideBytes,
   if (!Inner || Inner->getElementType()->isArrayType())
     return "";
   int64_t Row = AST.getTypeSizeInChars(Outer->getElementType()).getQuantity();
-  if (Row == 0 || StrideBytes % Row != 0)
+  int64_t Elem = AST.getTypeSizeInChars(Inner->getElementType()).getQuantity();
+  if (Row == 0 || Elem == 0 || StrideX % Row != 0)
+    return "";
+  auto Padded = [&](int64_t S) {
+    int64_t Rows = S / Row, Rest = S % Row;
+    return Rows * (Row + Elem) + Rest;
+  };
+  if (bankConflict(Padded(StrideX), Padded(StrideY), ThreadsX, A.SizeBytes).Degree >= Degree)
     return "";
   return V->getName().str() + "[" + std::to_string(Outer->getZExtSize()) + "][" +
          std::to_string(Inner->getZExtSize() + 1) + "]";
@@ -171,8 +188,7 @@ void AccessSharedBankConflictCheck::report(const Conflict &C) {
     Msg = Degree + "-way shared-memory bank conflict on '" + Shown + "': consecutive threads are " +
           std::to_string(C.StrideWords) + " 4-byte words apart";
     if (C.ThreadsX < 32)
-      Msg += " (a warp spans " + std::to_string(32 / C.ThreadsX) + " rows of " +
-             std::to_string(C.ThreadsX) + " threads)";
+      Msg += " (threadIdx.x stays below " + std::to_string(C.ThreadsX) + " in this array)";
     if (A.SizeBytes > 4)
       Msg += " with " + std::to_string(A.SizeBytes) + "-byte elements, served " +
              std::to_string(128 / A.SizeBytes) + " lanes at a time";
@@ -180,7 +196,9 @@ void AccessSharedBankConflictCheck::report(const Conflict &C) {
            std::to_string(C.Banks.Wavefronts) + " shared-memory wavefronts instead of " +
            std::to_string(C.Banks.Ideal);
     std::optional<int64_t> X = Stride.asConstant();
-    std::string Padded = X ? paddedDeclaration(A, *X < 0 ? -*X : *X, AST) : "";
+    std::string Padded = X ? paddedDeclaration(A, *X < 0 ? -*X : *X, C.StrideY, C.ThreadsX,
+                                               C.Banks.Degree, AST)
+                           : "";
     if (!Padded.empty())
       Msg += "; pad the rows by one element ('" + Padded + "')";
   }

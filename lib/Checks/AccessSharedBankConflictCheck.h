@@ -30,6 +30,7 @@ private:
     bool AtLeast = false;       ///< A symbolic stride: the degree is a lower bound.
     int64_t StrideWords = 0;    ///< 0 when symbolic.
     unsigned ThreadsX = 32;     ///< Distinct threadIdx.x values per warp assumed.
+    int64_t StrideY = 0;        ///< Bytes between rows of threadIdx.y in a warp (ThreadsX < 32).
     std::vector<const clang::FunctionDecl *> Kernels;
   };
   void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);

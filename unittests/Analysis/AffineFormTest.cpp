@@ -112,6 +112,10 @@ TEST(BankConflictTest, NarrowBlocks) {
   EXPECT_EQ(bankConflict(64, 4, 16, 4).Degree, 8u);
   // As[ty][tx] on [16][16]: the two rows fill all 32 banks.
   EXPECT_EQ(bankConflict(4, 64, 16, 4).Degree, 1u);
+  // Rows of 81 words: lane 0 (word 0) and lane 31 (word 15 * 81 + 1) share
+  // bank 0 when the second row runs, not when only the first one does.
+  EXPECT_EQ(bankConflict(324, 4, 16, 4).Degree, 2u);
+  EXPECT_EQ(bankConflict(324, 4, 16, 4, /*ActiveLanes=*/16).Degree, 1u);
 }
 
 } // namespace

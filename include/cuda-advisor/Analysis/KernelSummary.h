@@ -134,8 +134,9 @@ struct BankConflict {
   unsigned Wavefronts = 1; ///< Shared-memory wavefronts the access needs.
   unsigned Ideal = 1;      ///< Wavefronts it would need without conflicts.
 };
+/// Only lanes below ActiveLanes take part.
 BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX,
-                          unsigned SizeBytes);
+                          unsigned SizeBytes, unsigned ActiveLanes = 32);
 
 } // namespace cuda_advisor::analysis
 
