@@ -433,21 +433,20 @@ std::optional<Cost> CostModel::transferInLoop(const Finding &F, const Match &M) 
     Blocking |= !IsTransfer || Index.blocks(I);
   }
   Clock On = Blocking ? Clock::Host : Clock::Gpu;
-  // One call stays: N-1 typical ones go. The median, not the mean, stands
-  // for a call, as the first call of a process also pays for CUDA's lazy
-  // initialization.
-  uint64_t Min = *std::min_element(Costs.begin(), Costs.end());
-  uint64_t AllButOne = std::min((N - 1) * median(Costs, 0), Measured - Min);
+  // One call stays: the costliest is counted as the one kept (the first
+  // call of a process also pays for CUDA's lazy initialization).
+  uint64_t AllButOne = Measured - *std::max_element(Costs.begin(), Costs.end());
   if (!Transfers)
     return make(N, Measured, AllButOne,
-                formatv("allocating once before the loop instead of {0} times saves {1} typical "
-                        "allocations (the median call's time)",
+                formatv("allocating once before the loop instead of {0} times saves the other "
+                        "{1} allocations' measured time (the costliest one is kept)",
                         N, N - 1),
                 On);
   if (F.Keys.CallSites.size() == 1 && evidenceBool(F, "loopInvariant").value_or(false))
     return make(N, Measured, AllButOne,
                 formatv("the copy moves the same data on every iteration: doing it once instead "
-                        "of {0} times saves {1} typical copies (the median call's time)",
+                        "of {0} times saves the other {1} copies' measured time (the costliest "
+                        "one is kept)",
                         N, N - 1),
                 On);
   // The data changes from one iteration to the next: only the per-copy
@@ -639,10 +638,15 @@ std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) co
       Requests += *W - *Conflicts;
     }
   };
+  // The finding is about a load or a store: only those count.
+  const json::Value *Access = F.Evidence.get("access");
+  StringRef Kind = Access && Access->getAsString() ? *Access->getAsString() : "";
   for (size_t I : M.Metrics) {
     const KernelMetrics &K = P.Metrics[I];
-    Add(K.SharedWavefrontsLoad, K.SharedRequestsLoad, K.SharedBankConflictsLoad);
-    Add(K.SharedWavefrontsStore, K.SharedRequestsStore, K.SharedBankConflictsStore);
+    if (Kind != "store")
+      Add(K.SharedWavefrontsLoad, K.SharedRequestsLoad, K.SharedBankConflictsLoad);
+    if (Kind != "load")
+      Add(K.SharedWavefrontsStore, K.SharedRequestsStore, K.SharedBankConflictsStore);
   }
   std::optional<double> Degree = evidenceNumber(F, {"degree", "conflictDegree", "ways"});
   std::string From = "the static conflict degree";
@@ -677,6 +681,16 @@ std::optional<Cost> CostModel::fusion(const Finding &F, const Match &M) const {
   uint64_t K = Distinct.size();
   if (K < 2)
     return measuredOnly(F, M, "only one kernel of the chain ran");
+  // The chain's order is the order of the finding's kernels; only the gap
+  // from one kernel of the chain to the next goes (the one between passes
+  // stays before the fused kernel).
+  std::map<std::string, size_t> Position;
+  for (size_t I = 0; I < F.Keys.Kernels.size(); ++I)
+    Position.try_emplace(kernelKey(F.Keys.Kernels[I]), I);
+  auto PositionOf = [&](const Kernel &K) -> std::optional<size_t> {
+    auto It = Position.find(kernelKey(K.Demangled.empty() ? K.Name : K.Demangled));
+    return It == Position.end() ? std::nullopt : std::optional<size_t>(It->second);
+  };
   std::vector<size_t> Order(M.Kernels);
   llvm::sort(Order, [&](size_t A, size_t B) {
     const Kernel &X = P.Kernels[A], &Y = P.Kernels[B];
@@ -687,12 +701,10 @@ std::optional<Cost> CostModel::fusion(const Finding &F, const Match &M) const {
   constexpr uint64_t MaxLaunchGap = 100000; // Longer: the host did other work between.
   for (size_t J = 1; J < Order.size(); ++J) {
     const Kernel &A = P.Kernels[Order[J - 1]], &B = P.Kernels[Order[J]];
-    if (A.Process != B.Process || A.Device != B.Device || A.Stream != B.Stream ||
-        A.Name != B.Name || A.Demangled != B.Demangled) {
-      if (A.Process == B.Process && A.Stream == B.Stream && B.Start >= A.End &&
-          B.Start - A.End < MaxLaunchGap)
-        Gaps += B.Start - A.End;
-    }
+    std::optional<size_t> PA = PositionOf(A), PB = PositionOf(B);
+    if (A.Process == B.Process && A.Device == B.Device && A.Stream == B.Stream && PA && PB &&
+        *PB == *PA + 1 && B.Start >= A.End && B.Start - A.End < MaxLaunchGap)
+      Gaps += B.Start - A.End;
   }
   uint64_t T = kernelTime(M.Kernels);
   double Share = static_cast<double>(K - 1) / static_cast<double>(K);

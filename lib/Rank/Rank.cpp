@@ -42,6 +42,10 @@ void summarize(const ProfileIndex &Index, RunSummary &S) {
   S.Copies = P.Copies.size();
   S.ApiCalls = P.ApiCalls.size();
 
+  if (P.Kernels.empty() && !P.Metrics.empty())
+    S.Warnings.push_back("the Nsight Compute measurements hold no timeline (ncu replays each "
+                         "kernel): they refine the estimates of kernels that a recording of the "
+                         "run (cuda-advisor record, torch.profiler) shows; give one with --profile");
   for (const Process &Proc : P.Processes) {
     std::string Who = Proc.SourceFile;
     if (Proc.FailedCalls > 0 || !Proc.FirstErrorApi.empty()) {

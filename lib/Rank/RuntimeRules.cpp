@@ -193,10 +193,9 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
     uint64_t N = G.Calls.size();
     if (N < MinRepeats)
       continue;
-    // One copy stays: N-1 typical ones (the median) go.
+    // One copy stays: the costliest is counted as the one kept.
     std::vector<uint64_t> &V = Costs[Key];
-    std::nth_element(V.begin(), V.begin() + static_cast<std::ptrdiff_t>(N / 2), V.end());
-    uint64_t Saving = std::min(G.Cost, (N - 1) * V[N / 2]);
+    uint64_t Saving = G.Cost - *std::max_element(V.begin(), V.end());
     ProcessIndex Proc = std::get<0>(Key);
     if (!worthIt(Id, Proc, Saving))
       continue;
@@ -212,8 +211,8 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
                      formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatTime(G.Cost))
                  .str();
     Cost C = Model.make(N, G.Cost, Saving,
-                        formatv("if only one of the {0} copies is needed, the other {1} go: {1} "
-                                "times the median copy's measured time",
+                        formatv("if only one of the {0} copies is needed, the other {1} go: "
+                                "their measured time (the costliest copy is kept)",
                                 N, N - 1),
                         Host == MemoryKind::Pageable ? CostModel::Clock::Host
                                                      : CostModel::Clock::Gpu);
