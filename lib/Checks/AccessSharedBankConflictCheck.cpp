@@ -1,6 +1,8 @@
 //===- AccessSharedBankConflictCheck.cpp - access-shared-bank-conflict ----===//
 #include "AccessSharedBankConflictCheck.h"
+#include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/TUFacts.h"
+#include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -27,9 +29,20 @@ void AccessSharedBankConflictCheck::storeOptions(CheckOptions &Opts) const {
 
 void AccessSharedBankConflictCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"), this);
+  Finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
 }
 
 void AccessSharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch")) {
+    std::optional<LaunchSite> L = getLaunchSite(Call);
+    if (L && L->Kernel && L->Block)
+      if (std::optional<Dim3Value> B = Ctx.facts().values().evaluateDim3(L->Block);
+          B && B->X && *B->X < 32) {
+        int64_t &X = NarrowKernels.try_emplace(L->Kernel->getCanonicalDecl(), *B->X).first->second;
+        X = std::min(X, *B->X);
+      }
+    return;
+  }
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   if (!FD || FD->isDependentContext())
     return;
@@ -119,8 +132,17 @@ void AccessSharedBankConflictCheck::analyze(const FunctionDecl *Kernel, const Ke
 }
 
 void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
-  for (auto &Entry : Sites)
-    report(Entry.second);
+  for (auto &Entry : Sites) {
+    Conflict &C = Entry.second;
+    // A launch whose block is narrower than the warp layout the degree
+    // assumed puts other lanes side by side: drop what it contradicts.
+    llvm::erase_if(C.Kernels, [&](const FunctionDecl *K) {
+      auto It = NarrowKernels.find(K->getCanonicalDecl());
+      return It != NarrowKernels.end() && It->second != int64_t(C.ThreadsX);
+    });
+    if (!C.Kernels.empty())
+      report(C);
+  }
 }
 
 /// `tile[32][33]` when the access walks the rows of the 2D array it indexes

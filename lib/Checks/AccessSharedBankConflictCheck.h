@@ -11,6 +11,7 @@
 
 #include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Checks/Check.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace cuda_advisor::checks {
@@ -38,6 +39,8 @@ private:
   void report(const Conflict &C);
 
   const unsigned MinDegree; ///< Conflicts of a lower degree are not reported.
+  /// The narrowest known blockDim.x below 32 of each kernel's launches in this TU.
+  llvm::DenseMap<const clang::FunctionDecl *, int64_t> NarrowKernels;
   llvm::MapVector<unsigned, Conflict> Sites;
 };
 

@@ -2,6 +2,7 @@
 #include "AccessUncoalescedCheck.h"
 #include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/TUFacts.h"
+#include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -27,9 +28,18 @@ void AccessUncoalescedCheck::storeOptions(CheckOptions &Opts) const {
 
 void AccessUncoalescedCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"), this);
+  Finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
 }
 
 void AccessUncoalescedCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch")) {
+    std::optional<LaunchSite> L = getLaunchSite(Call);
+    if (L && L->Kernel && L->Block)
+      if (std::optional<Dim3Value> B = Ctx.facts().values().evaluateDim3(L->Block);
+          B && B->X && *B->X < 32)
+        NarrowKernels.insert(L->Kernel->getCanonicalDecl());
+    return;
+  }
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   if (!FD || FD->isDependentContext())
     return;
@@ -175,8 +185,14 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
 }
 
 void AccessUncoalescedCheck::onEndOfTranslationUnit() {
-  for (auto &Entry : Sites)
-    report(Entry.second);
+  for (auto &Entry : Sites) {
+    Site &S = Entry.second;
+    llvm::erase_if(S.Kernels, [&](const FunctionDecl *K) {
+      return NarrowKernels.count(K->getCanonicalDecl()) != 0;
+    });
+    if (!S.Kernels.empty())
+      report(S);
+  }
 }
 
 static std::string percent(double F) {

@@ -11,6 +11,7 @@
 
 #include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Checks/Check.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace cuda_advisor::checks {
@@ -33,6 +34,10 @@ private:
   void report(const Site &S);
 
   const bool ReportSymbolic; ///< Report strides that are kernel parameters (`in[i * stride]`).
+  /// Kernels launched in this TU with blocks narrower than a warp in x: a
+  /// warp then spans several threadIdx.y, and the threadIdx.x stride alone
+  /// says nothing about coalescing.
+  llvm::DenseSet<const clang::FunctionDecl *> NarrowKernels;
   /// Keyed by the access's file position, so that the instantiations of a
   /// template and the kernels sharing a helper give one finding.
   llvm::MapVector<unsigned, Site> Sites;
