@@ -1,7 +1,9 @@
 //===- Runner.cpp - Parsing many files in parallel -------------------------===//
 #include "cuda-advisor/Frontend/Runner.h"
 
+#include "clang/Basic/Cuda.h"
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -31,6 +33,10 @@ public:
       : TextDiagnosticPrinter(OS, Opts) {}
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override {
+    if (isDeviceSideLaunch(Info)) {
+      LastWasError = false; // Nor its notes.
+      return;
+    }
     if (Level < clang::DiagnosticsEngine::Error) {
       // Notes attached to an error are printed with it.
       if (Level != clang::DiagnosticsEngine::Note || !LastWasError)
@@ -45,6 +51,24 @@ public:
   unsigned Errors = 0;
 
 private:
+  /// "reference to __global__ function 'child' in __global__ function":
+  /// Clang has no dynamic parallelism, nvcc does (with -rdc). Sema checks
+  /// this only when it emits the device function, after the AST is built,
+  /// so the AST is whole: the device pass is not a failed parse for it.
+  static bool isDeviceSideLaunch(const clang::Diagnostic &Info) {
+    if (Info.getID() != clang::diag::err_ref_bad_target || Info.getNumArgs() < 4)
+      return false;
+    auto Target = [&](unsigned I) -> std::optional<uint64_t> {
+      auto K = Info.getArgKind(I);
+      if (K != clang::DiagnosticsEngine::ak_uint && K != clang::DiagnosticsEngine::ak_sint)
+        return std::nullopt;
+      return Info.getRawArg(I);
+    };
+    auto Global = static_cast<uint64_t>(clang::CUDAFunctionTarget::Global);
+    auto Device = static_cast<uint64_t>(clang::CUDAFunctionTarget::Device);
+    std::optional<uint64_t> Callee = Target(0), Caller = Target(3);
+    return Callee == Global && (Caller == Global || Caller == Device);
+  }
   bool LastWasError = false;
 };
 
