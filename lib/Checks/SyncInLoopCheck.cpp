@@ -34,9 +34,12 @@ namespace cuda_advisor::checks {
 
 namespace {
 
-bool isCudaRuntimeFunction(const FunctionDecl *FD, const SourceManager &SM) {
-  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") &&
-         SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+/// Declared by the system, the CUDA toolkit or cuda-advisor's own headers
+/// (the bundled CUDA declarations), not by the user's code.
+bool isLibrary(const Decl *D, CheckContext &CC) { return !CC.isReportable(D->getLocation()); }
+
+bool isCudaRuntimeFunction(const FunctionDecl *FD, CheckContext &CC) {
+  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") && isLibrary(FD, CC);
 }
 
 /// The pointer (or container) arguments of a call, as expressions.
@@ -83,7 +86,6 @@ const SyncInLoopCheck::Summary &SyncInLoopCheck::summaryOf(const FunctionDecl *F
 SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt *Scope,
                                                     unsigned Depth) {
   ASTContext &AST = Ctx.ast();
-  const SourceManager &SM = AST.getSourceManager();
   ProvenanceAnalysis &PA = provenance();
   Summary Out;
   llvm::DenseSet<const ValueDecl *> GpuBuffers;
@@ -155,13 +157,13 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
         Consumes("a call through a pointer");
       continue;
     }
-    if (isCudaRuntimeFunction(FD, SM)) {
+    if (isCudaRuntimeFunction(FD, Ctx)) {
       GpuCalls.insert(C);
       if (FD->getName().starts_with("cudaGraphics") || FD->getName().starts_with("cudaIpc"))
         Consumes("graphics or IPC interop");
       continue;
     }
-    if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+    if (isLibrary(FD, Ctx))
       continue; // Standard library: its pointer arguments are checked in pass 2.
     const FunctionDecl *Def = FD->getDefinition();
     if (!Def || !Def->hasBody() || Depth >= MaxCallDepth || !mayRunOnHost(Def)) {

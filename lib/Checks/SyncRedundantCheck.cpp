@@ -41,6 +41,10 @@ namespace cuda_advisor::checks {
 
 namespace {
 
+/// Declared by the system, the CUDA toolkit or cuda-advisor's own headers
+/// (the bundled CUDA declarations), not by the user's code.
+bool isLibrary(const Decl *D, CheckContext &CC) { return !CC.isReportable(D->getLocation()); }
+
 std::vector<const CallExpr *> callsIn(const Stmt *S) {
   struct Collector : RecursiveASTVisitor<Collector> {
     std::vector<const CallExpr *> Calls;
@@ -74,10 +78,10 @@ bool isErrorQuery(const CallExpr *C) {
 
 /// A function that only reports errors: no GPU work, copies, syncs or
 /// timing in its body (`gpuAssert(code, file, line)`, helper_cuda's check()).
-bool isErrorHandler(const FunctionDecl *FD, const SourceManager &SM) {
+bool isErrorHandler(const FunctionDecl *FD, CheckContext &CC) {
   if (!FD)
     return false;
-  if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+  if (isLibrary(FD, CC))
     return true; // fprintf, exit, std::cerr <<: the caller has classified the call itself.
   const FunctionDecl *Def = FD->getDefinition();
   if (!Def || !Def->hasBody())
@@ -89,14 +93,14 @@ bool isErrorHandler(const FunctionDecl *FD, const SourceManager &SM) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee)
       return false;
-    if (!isErrorQuery(C) && !SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
+    if (!isErrorQuery(C) && !isLibrary(Callee, CC))
       return false;
   }
   return true;
 }
 
 /// A call that does nothing to GPU ordering: error queries and reporting.
-bool isBenign(const CallExpr *C, const SourceManager &SM) {
+bool isBenign(const CallExpr *C, CheckContext &CC) {
   if (isErrorQuery(C))
     return true;
   if (classifyHostCall(C) != HostCallKind::Other)
@@ -105,9 +109,9 @@ bool isBenign(const CallExpr *C, const SourceManager &SM) {
   if (!FD)
     return false;
   if (FD->getIdentifier() && FD->getName().starts_with("cuda") &&
-      SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+      isLibrary(FD, CC))
     return false; // Some other CUDA call: be careful.
-  return isErrorHandler(FD, SM);
+  return isErrorHandler(FD, CC);
 }
 
 struct SyncStatement {
@@ -117,8 +121,7 @@ struct SyncStatement {
 };
 
 /// S is a synchronize and nothing else but error handling.
-std::optional<SyncStatement> syncStatement(const Stmt *S, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
+std::optional<SyncStatement> syncStatement(const Stmt *S, ASTContext &Ctx, CheckContext &CC) {
   SyncStatement Out;
   for (const CallExpr *C : callsIn(S)) {
     if (classifyHostCall(C) == HostCallKind::Sync) {
@@ -127,7 +130,7 @@ std::optional<SyncStatement> syncStatement(const Stmt *S, ASTContext &Ctx) {
       Out.Call = C;
       continue;
     }
-    if (!isBenign(C, SM))
+    if (!isBenign(C, CC))
       return std::nullopt;
   }
   if (!Out.Call || !runsWheneverScopeRuns(Out.Call, S, Ctx))
@@ -145,19 +148,18 @@ std::optional<SyncStatement> syncStatement(const Stmt *S, ASTContext &Ctx) {
 
 /// Statements that may sit between the sync and the operation: `;`,
 /// CUDA_CHECK(cudaGetLastError()), `if (err != cudaSuccess) { ... }`.
-bool isErrorCheckOnly(const Stmt *S, ASTContext &Ctx) {
+bool isErrorCheckOnly(const Stmt *S, ASTContext &Ctx, CheckContext &CC) {
   if (isa<NullStmt>(S))
     return true;
-  const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const CallExpr *> Calls = callsIn(S);
   for (const CallExpr *C : Calls) {
     if (isErrorQuery(C))
       continue;
     // Reporting on the error path only.
-    if (!runsWheneverScopeRuns(C, S, Ctx) && isBenign(C, SM))
+    if (!runsWheneverScopeRuns(C, S, Ctx) && isBenign(C, CC))
       continue;
     const FunctionDecl *FD = C->getDirectCallee();
-    if (FD && isErrorHandler(FD, SM) &&
+    if (FD && isErrorHandler(FD, CC) &&
         llvm::any_of(Calls, [&](const CallExpr *Q) { return isErrorQuery(Q) && contains(C, Q); }))
       continue; // checkCudaErrors(cudaGetLastError())
     return false;
@@ -177,10 +179,9 @@ struct WaitingOp {
   bool Wrapped = false;
 };
 
-std::optional<WaitingOp> waitingOp(const Stmt *S, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
+std::optional<WaitingOp> waitingOp(const Stmt *S, ASTContext &Ctx, CheckContext &CC) {
   for (const CallExpr *C : callsIn(S)) {
-    if (isBenign(C, SM))
+    if (isBenign(C, CC))
       continue;
     HostCallKind K = classifyHostCall(C);
     if (K != HostCallKind::Sync && K != HostCallKind::BlockingCopy)
@@ -334,18 +335,18 @@ bool sameExpansion(const Stmt *A, const Stmt *B, const SourceManager &SM) {
   return SM.getExpansionRange(LA).getBegin() == SM.getExpansionRange(LB).getBegin();
 }
 
-bool queuesWorkIn(const FunctionDecl *FD, unsigned Depth, const SourceManager &SM) {
+bool queuesWorkIn(const FunctionDecl *FD, unsigned Depth, CheckContext &CC) {
   const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
   if (!Def || !Def->hasBody())
-    return !FD || !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+    return !FD || !isLibrary(FD, CC);
   if (Depth > 3)
     return true;
   for (const CallExpr *C : callsIn(Def->getBody())) {
     if (queuesGpuWork(classifyHostCall(C)))
       return true;
     const FunctionDecl *Callee = C->getDirectCallee();
-    if (Callee && !SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())) &&
-        queuesWorkIn(Callee, Depth + 1, SM))
+    if (Callee && !isLibrary(Callee, CC) &&
+        queuesWorkIn(Callee, Depth + 1, CC))
       return true;
   }
   return false;
@@ -411,7 +412,7 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
   ValueTracker &VT = Ctx.facts().values();
   std::vector<const Stmt *> Body(Block->body_begin(), Block->body_end());
   for (size_t I = 0; I < Body.size(); ++I) {
-    std::optional<SyncStatement> Sync = syncStatement(Body[I], AST);
+    std::optional<SyncStatement> Sync = syncStatement(Body[I], AST, Ctx);
     if (!Sync)
       continue;
     // A sync right after a clock read or an event record is a measurement.
@@ -430,11 +431,11 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
     }
     {
       size_t J = I + 1;
-      while (J < Body.size() && isErrorCheckOnly(Body[J], AST) && !syncStatement(Body[J], AST))
+      while (J < Body.size() && isErrorCheckOnly(Body[J], AST, Ctx) && !syncStatement(Body[J], AST, Ctx))
         ++J;
       if (J >= Body.size())
         continue;
-      std::optional<WaitingOp> Op = waitingOp(Body[J], AST);
+      std::optional<WaitingOp> Op = waitingOp(Body[J], AST, Ctx);
       if (!Op || sameExpansion(Body[I], Body[J], SM))
         continue;
       ApiKind SK = Sync->Api.Kind, OK = Op->Api.Kind;
@@ -495,9 +496,9 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
         continue;
       }
 
-      std::string Msg = Sync->Api.Name + " is redundant: " + Why +
-                        "; this one only adds a host round trip (the GPU idles until the host "
-                        "has woken up and issued the next call)";
+      std::string Msg = Sync->Api.Name + " is redundant: " + Why + "; it only adds a runtime call";
+      if (Dir)
+        Msg += " and, for pinned host memory, a host round trip before the copy starts";
       bool CanRemove = !Sync->Wrapped || Op->Wrapped;
       std::optional<CharSourceRange> Lines =
           CanRemove && !isa<DeclStmt>(Body[I]) ? wholeLines(Body[I], AST) : std::nullopt;
@@ -526,7 +527,6 @@ bool SyncRedundantCheck::deviceWorkIsOnBlockingStreams(const FunctionDecl *FD) {
   if (nonBlockingStreamsInTU())
     return false;
   ASTContext &AST = Ctx.ast();
-  const SourceManager &SM = AST.getSourceManager();
   ValueTracker &VT = Ctx.facts().values();
   for (const CallExpr *C : callsIn(FD->getBody())) {
     HostCallKind K = classifyHostCall(C);
@@ -549,9 +549,9 @@ bool SyncRedundantCheck::deviceWorkIsOnBlockingStreams(const FunctionDecl *FD) {
       const FunctionDecl *Callee = C->getDirectCallee();
       if (!Callee)
         return false;
-      if (SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
+      if (isLibrary(Callee, Ctx))
         continue;
-      if (queuesWorkIn(Callee, 0, SM))
+      if (queuesWorkIn(Callee, 0, Ctx))
         return false;
     }
   }

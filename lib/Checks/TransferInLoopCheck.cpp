@@ -7,6 +7,7 @@
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -166,6 +167,10 @@ writtenByKernels(const Stmt *Loop, ProvenanceAnalysis &PA, KernelSummaries &KS) 
       Unknown = true;
       return;
     }
+    for (const BufferUse &U : S->Buffers) // __device__ variables the kernel writes.
+      if (U.Written && U.Root.Decl && isa<VarDecl>(U.Root.Decl) &&
+          !isa<ParmVarDecl>(U.Root.Decl))
+        Written.insert(U.Root.Decl);
     for (unsigned I = 0; I < C->getNumArgs() && I < L->Kernel->getNumParams(); ++I) {
       const BufferUse *U = S->buffer(L->Kernel->getParamDecl(I));
       if (!U || !U->Written)
@@ -345,9 +350,16 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
       return A;
     }
     if (Up) {
-      const ValueDecl *DevRoot = PA.rootOf(Dst);
+      // The device side: a pointer, or the __device__ / __constant__ symbol.
+      const ValueDecl *DevRoot = Dst ? PA.rootOf(Dst) : nullptr;
+      if (!Dst && Call->getNumArgs() > 0)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreParenCasts()))
+          DevRoot = DRE->getDecl();
+      // Kernels cannot write __constant__ memory.
+      bool ConstantMemory = DevRoot && DevRoot->hasAttr<CUDAConstantAttr>();
       auto Written = writtenByKernels(Loop, PA, Ctx.facts().kernels());
-      bool Overwritten = !DevRoot || !Written || Written->count(DevRoot);
+      bool Overwritten =
+          !ConstantMemory && (!DevRoot || !Written || Written->count(DevRoot));
       if (Overwritten && !roundTrip(Loop, DevRoot, HostRoot)) {
         A.Fix = CopyFix::RestoreOnDevice;
         A.Text = Same + ", and the loop's kernels may overwrite the destination: if the copy "

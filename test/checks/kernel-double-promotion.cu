@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,kernel-double-promotion' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' --format json %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // RUN: echo "{CheckOptions: {kernel-double-promotion.ReportFoldable: 1}}" > %t.yaml

@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>

@@ -1,5 +1,8 @@
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// The bundled CUDA declarations (no toolkit) give the same findings.
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
 // With non-blocking streams in the file, a blocking cudaMemcpy no longer
 // waits for everything cudaDeviceSynchronize does (it still waits for the
 // legacy stream and the blocking streams); with the per-thread default
@@ -52,7 +55,7 @@ void makesNonBlocking(cudaStream_t *s) { cudaStreamCreateWithFlags(s, cudaStream
 // FIXED: {{^}}  CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
 void copyBack(float *h, float *d, int n) {
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+1]]:14: warning: cudaDeviceSynchronize is redundant: the blocking cudaMemcpy (DeviceToHost) right after it waits for the same work on the legacy default stream; this one only adds a host round trip (the GPU idles until the host has woken up and issued the next call); remove it [sync-redundant]
+  // CHECK: :[[@LINE+1]]:14: warning: cudaDeviceSynchronize is redundant: the blocking cudaMemcpy (DeviceToHost) right after it waits for the same work on the legacy default stream; it only adds a runtime call and, for pinned host memory, a host round trip before the copy starts; remove it [sync-redundant]
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
   // CHECK: :[[@LINE-1]]:14: note: cudaMemcpy waits here

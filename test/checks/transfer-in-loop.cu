@@ -152,6 +152,24 @@ void deviceCopies(float *d, const float *dInit, int steps) {
   }
 }
 
+// Symbols: kernels cannot write __constant__ memory, but they may write a
+// __device__ variable.
+__constant__ float coeffs[16];
+__device__ float state[16];
+__global__ void useSymbols(float *o) {
+  o[threadIdx.x] = coeffs[threadIdx.x];
+  state[threadIdx.x] = 1;
+}
+void symbols(const float *h, float *d) {
+  for (int i = 0; i < 10; ++i) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyToSymbol runs on every iteration of this loop; 64 bytes copied each time; its source, destination and size do not change in the loop: hoist it before the loop (10 iterations move 640 bytes in all) [transfer-in-loop]
+    cudaMemcpyToSymbol(coeffs, h, sizeof(coeffs));
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyToSymbol runs on every iteration{{.*}}, and the loop's kernels may overwrite the destination{{.*}} [transfer-in-loop]
+    cudaMemcpyToSymbol(state, h, sizeof(state));
+    useSymbols<<<1, 16>>>(d);
+  }
+}
+
 // ---- Negative cases: look alike, but no copy runs per iteration. ----
 
 // A multi-stream pipeline: the copies already overlap with the kernels.
