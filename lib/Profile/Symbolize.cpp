@@ -31,6 +31,10 @@ bool isLibraryBinary(StringRef Path) {
 }
 
 bool isLibrarySource(StringRef File) {
+  // nvcc's generated host stubs of the kernels (/tmp/tmpxft_..._x.cudafe1.stub.c).
+  if (File.contains("/tmpxft_") || File.ends_with(".cudafe1.stub.c") ||
+      File.ends_with(".cudafe1.cpp"))
+    return true;
   return File.starts_with("/usr/include/") || File.starts_with("/usr/lib/gcc/") ||
          File.contains("/include/c++/") || File.contains("/cuda/include/") ||
          File.contains("/targets/x86_64-linux/include/") ||

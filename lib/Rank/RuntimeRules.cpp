@@ -109,13 +109,32 @@ private:
     const StackFrame *F = S ? S->userFrame() : nullptr;
     return F ? &F->Loc : nullptr;
   }
-  /// Whether Saving is worth a finding: at least MinShare of the process's
-  /// wall time (or GPU time when the profile has no wall time).
+  /// The launch site of kernel K (launched by call I): the user frame of
+  /// the call's stack that is not the kernel's own host stub (nvcc and
+  /// Clang route a <<<>>> launch through a function named like the kernel).
+  const SourceLocation *launchSiteOf(size_t I, const Kernel &K) const {
+    const Stack *S = Index.stackOf(I);
+    if (!S || !S->userFrame())
+      return nullptr;
+    std::string Key = kernelKey(K.Demangled.empty() ? K.Name : K.Demangled);
+    for (size_t F = static_cast<size_t>(S->UserFrame); F < S->Symbols.size(); ++F) {
+      const StackFrame &Fr = S->Symbols[F];
+      if (Fr.Library || !Fr.Loc.isValid())
+        continue;
+      if (!Fr.Function.empty() && kernelKey(Fr.Function) == Key)
+        continue;
+      return &Fr.Loc;
+    }
+    return &S->userFrame()->Loc;
+  }
+  /// Whether Saving is worth a finding: at least MinShare of the stretch
+  /// from the process's first to its last GPU work (the process's wall time
+  /// also holds CUDA's start-up, which dwarfs short programs).
   bool worthIt(StringRef Rule, ProcessIndex Proc, uint64_t Saving) const {
     double MinShare = optionShare(Rule, "MinSavingShare", 0.01);
-    uint64_t Base = Index.wallNs(Proc);
-    if (!Base)
-      Base = Index.busy(Proc).total();
+    const IntervalSet &Busy = Index.busy(Proc);
+    uint64_t Base = Busy.empty() ? Index.wallNs(Proc)
+                                 : Busy.intervals().back().End - Busy.intervals().front().Start;
     return Saving > 0 && static_cast<double>(Saving) >= MinShare * static_cast<double>(Base);
   }
   RuntimeFinding finding(StringRef Rule, std::string Message, const SourceLocation *Site,
@@ -192,6 +211,13 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
   for (auto &[Key, G] : Groups) {
     uint64_t N = G.Calls.size();
     if (N < MinRepeats)
+      continue;
+    // One call site copying to several streams is a pipeline over the chunks
+    // of a buffer, not one buffer copied again and again.
+    std::set<uint32_t> Streams;
+    for (size_t I : G.Calls)
+      Streams.insert(copiesOf(I).front()->Stream);
+    if (Streams.size() > 1)
       continue;
     // One copy stays: the costliest is counted as the one kept.
     std::vector<uint64_t> &V = Costs[Key];
@@ -419,11 +445,11 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
     bool Python = Pr.Format == "kineto" || StringRef(Pr.Command).contains("python");
     std::string Msg = formatv(
         "{0} synchronizations ({1} per second of GPU time) left the GPU idle {2} in all: each "
-        "drains the GPU's queue before the host queues more work{3}; synchronize only where the "
-        "host needs the results{4}",
+        "drains the GPU's queue before the host queues more work; synchronize only where the "
+        "host needs the results{4}{3}",
         N,
         static_cast<uint64_t>(static_cast<double>(N) / (static_cast<double>(Gpu) / 1e9)),
-        formatTime(Saving), Top ? "; most of it at " + describe(*Top) : "",
+        formatTime(Saving), "",
         Python ? " (in PyTorch, .item(), .cpu(), .tolist() and copies from or to pageable "
                  "memory synchronize)"
                : "");
@@ -497,7 +523,7 @@ void Rules::lowOccupancy(std::vector<RuntimeFinding> &Out) {
                         "calculator), as more resident warps only hide latency");
     const SourceLocation *Site = nullptr;
     if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, G.Kernels.front()}))
-      Site = siteOf(*L);
+      Site = launchSiteOf(*L, K);
     RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
     F.Kernels.insert(G.Kernels.begin(), G.Kernels.end());
     Out.push_back(std::move(F));
@@ -546,12 +572,14 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
           static_cast<int>(std::lround(100.0 * static_cast<double>(GapNs) /
                                        static_cast<double>(GapNs + KernelNs))),
           formatTime(Launch));
+      // Measured: the stretch of the timeline, kernels and gaps.
       Cost C = Model.make(N, KernelNs + GapNs, Excess,
                           "a CUDA Graph launches the sequence at once: the gaps between the "
-                          "kernels shrink to about 1 us each");
+                          "kernels shrink to about 1 us each",
+                          CostModel::Clock::Host);
       const SourceLocation *Site = nullptr;
       if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))
-        Site = siteOf(*L);
+        Site = launchSiteOf(*L, P.Kernels[Ks[Begin]]);
       RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
       for (size_t J = Begin; J < End; ++J)
         F.Kernels.insert(Ks[J]);

@@ -223,3 +223,44 @@ TEST(RankTest, SeedTraceAlone) {
 }
 
 } // namespace
+
+namespace {
+
+// No recording has a low-occupancy launch: a hand-built one. 32-thread
+// blocks with 24 KiB of shared memory each: 9 blocks (9 warps) fit on an
+// H200 SM, 14% occupancy; bigger blocks with the same shared memory fill it.
+TEST(RankTest, LowOccupancyWhereAnotherBlockSizeDoesBetter) {
+  ProfileBuilder B;
+  for (int I = 0; I < 10; ++I) {
+    size_t L = B.call("cudaLaunchKernel", I * 200000, I * 200000 + 5000, "/ex/o.cu", 12);
+    size_t K = B.kernel(L, "_Z4tinyPf", I * 200000 + 10000, I * 200000 + 110000, 32);
+    B.P.Kernels[K].StaticSharedMem = 24 * 1024;
+  }
+  B.wall(0, 2000000);
+  Config Cfg;
+  Cfg.Checks = "-*,runtime-low-occupancy";
+  std::vector<Finding> Fs;
+  rankFindings(Fs, B.P, Cfg, {});
+  ASSERT_EQ(Fs.size(), 1u);
+  EXPECT_EQ(Fs[0].CheckId, "runtime-low-occupancy");
+  EXPECT_NE(Fs[0].Message.find("at 14% theoretical occupancy (9 of 64 warps per SM, limited by "
+                               "shared memory) with 32 threads per block"),
+            std::string::npos)
+      << Fs[0].Message;
+  EXPECT_EQ(Fs[0].Loc.Line, 12u);
+  ASSERT_TRUE(Fs[0].Ranking);
+  EXPECT_EQ(Fs[0].Ranking->MeasuredNs, 1000000u);
+  EXPECT_GT(Fs[0].Ranking->SavingNs, 0u);
+
+  // Limited by registers, which no block size changes: no finding.
+  for (profile::Kernel &K : B.P.Kernels) {
+    K.StaticSharedMem = 0;
+    K.RegistersPerThread = 255;
+    K.Block = {{256, 1, 1}};
+  }
+  Fs.clear();
+  rankFindings(Fs, B.P, Cfg, {});
+  EXPECT_TRUE(Fs.empty());
+}
+
+} // namespace
