@@ -3,10 +3,10 @@
  *
  * 1. The runtime API that newer toolkits removed (cuda_advisor_removed_*.h;
  *    normally already included through override/cuda_runtime.h).
- * 2. What nvcc's headers give that Clang's CUDA wrapper leaves out, so that
- *    code nvcc accepts parses: host overloads of min/max, and the surface
- *    object functions of surface_indirect_functions.h (whose bodies do not
- *    compile with Clang's texture intrinsics). Declarations only.
+ * 2. What nvcc accepts and Clang's CUDA wrapper leaves out, so that such
+ *    code parses: __managed__ variables, host overloads of min/max, and the
+ *    surface object functions of surface_indirect_functions.h (whose bodies
+ *    do not compile with Clang's texture intrinsics). Declarations only.
  */
 #ifndef CUDA_ADVISOR_COMPAT_H
 #define CUDA_ADVISOR_COMPAT_H
@@ -15,6 +15,12 @@
 
 #include "cuda_advisor_removed_api.h"
 #include "cuda_advisor_removed_templates.h"
+
+/* Clang honours __managed__ only for HIP; for CUDA it drops it, and device
+ * code using the variable no longer parses. A managed variable is a device
+ * variable that host code reads too, which Clang accepts for __device__. */
+#undef __managed__
+#define __managed__ __device__
 
 /* nvcc's math_functions.hpp declares min/max for integer and floating types
  * as __host__ __device__; Clang's wrapper keeps only the device side. The

@@ -9,7 +9,8 @@
  * Written for cuda-advisor (declarations only, nothing is ever compiled to
  * code): the CUDA attribute macros, vector types and dim3, the built-in index
  * variables (Clang's __clang_cuda_builtin_vars.h), the common runtime API
- * (memory, copies, streams, events, devices, launches, errors), and on the
+ * (memory, copies, streams, events, devices, launches, errors, graphs), the
+ * common driver API (CUresult, cuInit, cuMemAlloc, cuLaunchKernel...), and on the
  * device side Clang's own CUDA math and intrinsics headers, __syncthreads,
  * atomics, warp shuffles and __ldg. Names, signatures and enumerator values
  * follow the CUDA 13.0 runtime API, so that the checks see exactly what they
@@ -35,7 +36,7 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+#define __managed__ __attribute__((device)) /* see ../compat/cuda_advisor_compat.h */
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__ __attribute__((grid_constant))
 #define __device_builtin_texture_type__ __attribute__((device_builtin_texture_type))
@@ -87,6 +88,7 @@
 
 #include "cuda_advisor_minimal_types.h"
 #include "cuda_advisor_minimal_runtime.h"
+#include "cuda_advisor_minimal_driver.h"
 #if defined(__CUDA__) && defined(__cplusplus)
 #include "cuda_advisor_minimal_device.h"
 #define __CUDACC__ 1
