@@ -463,3 +463,40 @@ TEST(KernelSummaryTest, SingleLaneCode) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(KernelSummaryTest, PlainStructCoordinates) {
+  // Headers that declare the coordinates as plain uint3 variables (member
+  // reads instead of Clang's property reads) give the same forms.
+  Snippet S(R"(
+    namespace plain {
+    struct uint3 { unsigned x, y, z; };
+    extern const __device__ uint3 threadIdx, blockIdx, blockDim;
+    __global__ void k(float *a, int w) {
+      int x = blockIdx.x * blockDim.x + threadIdx.x;
+      a[x * w] = a[x];
+    }
+    } // namespace plain
+    void use() { (void)&plain::k; })");
+  ASSERT_TRUE(S.ok());
+  const clang::FunctionDecl *K = nullptr;
+  for (clang::Decl *D : S.context().getTranslationUnitDecl()->decls())
+    if (auto *NS = llvm::dyn_cast<clang::NamespaceDecl>(D))
+      for (clang::Decl *Inner : NS->decls())
+        if (auto *FD = llvm::dyn_cast<clang::FunctionDecl>(Inner); FD && FD->hasBody())
+          K = FD;
+  ASSERT_TRUE(K);
+  ValueTracker VT(S.context());
+  KernelSummaries Sums(S.context(), VT);
+  const KernelSummary *Sum = Sums.summaryOf(K);
+  ASSERT_TRUE(Sum);
+  const MemoryAccess *Store = S.access(*Sum, "a[x * w]");
+  const MemoryAccess *Load = S.access(*Sum, "a[x]");
+  ASSERT_TRUE(Store && Load);
+  EXPECT_EQ(S.str(Store->laneStride()), "4 * w");
+  EXPECT_EQ(S.str(Load->Address.ByteOffset), "4 * threadIdx.x + 4 * blockDim.x * blockIdx.x");
+  EXPECT_EQ(Sum->Accesses.size(), 2u); // The coordinates are not memory reads.
+}
+
+} // namespace
