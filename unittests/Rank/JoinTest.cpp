@@ -173,3 +173,51 @@ TEST(JoinTest, LaunchFindingsKeepTheirCallSite) {
 }
 
 } // namespace
+
+#include "cuda-advisor/Profile/Reader.h"
+#include "cuda-advisor/Profile/Symbolize.h"
+
+namespace {
+
+// The committed recording of examples/transfer-in-loop.cu (H200): its host
+// stacks symbolize through the committed binary to the example's lines, and
+// the two copies of the loop (lines 47 and 50) match 100 calls each; the
+// kernel matches the static mangled name of its host stub.
+TEST(JoinTest, CommittedRecordingOfTransferInLoop) {
+  const char *Path = CUDA_ADVISOR_TEST_INPUTS "/profiles/transfer-in-loop.bad.jsonl";
+  llvm::Expected<profile::Profile> P = profile::readProfile(Path);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  profile::SymbolizeOptions Opts;
+  Opts.BinaryPaths = {CUDA_ADVISOR_TEST_INPUTS "/profiles/bin"};
+  profile::SymbolizeResult R = profile::symbolizeStacks(*P, Opts);
+  EXPECT_TRUE(R.Warnings.empty()) << R.Warnings.front();
+  EXPECT_GT(R.UserStacks, 0u);
+  ProfileIndex Index(*P);
+  Joiner J(Index);
+  auto Copy = [&](unsigned Line) {
+    Finding F;
+    F.CheckId = "transfer-in-loop";
+    F.Keys.Api = "cudaMemcpy";
+    SourceLocation Site;
+    Site.File = CUDA_ADVISOR_SOURCE_DIR "/examples/transfer-in-loop.cu";
+    Site.Line = Line;
+    F.Keys.CallSites = {Site};
+    return J.match(F);
+  };
+  for (unsigned Line : {47u, 50u}) {
+    Match M = Copy(Line);
+    EXPECT_EQ(M.Calls.size(), 100u) << Line;
+    for (size_t C : M.Calls) {
+      EXPECT_EQ(P->ApiCalls[C].Name, "cudaMemcpy");
+      ASSERT_EQ(Index.workOf(C).size(), 1u);
+      EXPECT_EQ(Index.workOf(C)[0].Kind, WorkKind::Copy);
+    }
+  }
+  EXPECT_TRUE(Copy(48).Calls.empty()); // The launch's line: not a copy.
+  Finding K;
+  K.CheckId = "access-uncoalesced";
+  K.Keys.Kernels = {"_Z27__device_stub__scale_by_twoPKfPfi"};
+  EXPECT_EQ(J.match(K).Kernels.size(), 101u); // The loop's 100 and the warm-up.
+}
+
+} // namespace
