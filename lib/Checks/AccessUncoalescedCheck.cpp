@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/Stmt.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
@@ -121,6 +122,48 @@ static bool reportableSymbolic(const AffineForm &Stride) {
   return Stride.content() != 0;
 }
 
+/// The record whose field the access reads, when the stride is its size.
+static const RecordDecl *structOfField(const Expr *Site, int64_t Stride, ASTContext &AST) {
+  const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
+  if (!ME)
+    return nullptr;
+  QualType Base = ME->getBase()->getType();
+  if (ME->isArrow())
+    Base = Base->getPointeeType();
+  const RecordDecl *RD = Base.isNull() ? nullptr : Base->getAsRecordDecl();
+  if (!RD || !RD->isCompleteDefinition() || RD->isDependentType())
+    return nullptr;
+  return AST.getTypeSizeInChars(Base).getQuantity() == Stride ? RD : nullptr;
+}
+
+/// Marks the padding bytes of the struct whose field A reads (every byte of
+/// the element outside its fields): no access needs them.
+static void markPadding(std::vector<bool> &Bytes, const MemoryAccess &A, int64_t Stride,
+                        ASTContext &AST) {
+  const RecordDecl *RD = structOfField(A.Site, Stride, AST);
+  if (!RD)
+    return;
+  const auto *ME = cast<MemberExpr>(A.Site->IgnoreParenImpCasts());
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Field || Field->getParent() != RD)
+    return;
+  const ASTRecordLayout &Layout = AST.getASTRecordLayout(RD);
+  int64_t Start = A.Address.ByteOffset.constantTerm() -
+                  int64_t(Layout.getFieldOffset(Field->getFieldIndex()) / 8);
+  std::vector<bool> InField(static_cast<size_t>(Stride), false);
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->isBitField() || F->getType()->isIncompleteType() || F->getType()->isDependentType())
+      return;
+    int64_t Off = int64_t(Layout.getFieldOffset(F->getFieldIndex()) / 8);
+    int64_t Size = AST.getTypeSizeInChars(F->getType()).getQuantity();
+    for (int64_t B = Off; B < Off + Size && B < Stride; ++B)
+      InField[static_cast<size_t>(B)] = true;
+  }
+  for (int64_t B = 0; B < Stride; ++B)
+    if (!InField[static_cast<size_t>(B)])
+      Bytes[static_cast<size_t>((((Start + B) % Stride) + Stride) % Stride)] = true;
+}
+
 void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
@@ -147,6 +190,7 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
     int64_t Stride = Key.second;
     for (auto &[A, Sp] : Members) {
       std::vector<bool> Bytes(static_cast<size_t>(Stride), false);
+      markPadding(Bytes, *A, Stride, AST);
       for (auto &[B, SpB] : Members) {
         if (!(B->Address.Root == A->Address.Root) || !(SpB.Rest == Sp.Rest))
           continue;
@@ -204,20 +248,6 @@ static std::string percent(double F) {
   else
     OS << llvm::format("%.1f", P) << "%";
   return OS.str();
-}
-
-/// The record whose field the access reads, when the stride is its size.
-static const RecordDecl *structOfField(const Expr *Site, int64_t Stride, ASTContext &AST) {
-  const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
-  if (!ME)
-    return nullptr;
-  QualType Base = ME->getBase()->getType();
-  if (ME->isArrow())
-    Base = Base->getPointeeType();
-  const RecordDecl *RD = Base.isNull() ? nullptr : Base->getAsRecordDecl();
-  if (!RD || !RD->isCompleteDefinition() || RD->isDependentType())
-    return nullptr;
-  return AST.getTypeSizeInChars(Base).getQuantity() == Stride ? RD : nullptr;
 }
 
 void AccessUncoalescedCheck::report(const Site &S) {

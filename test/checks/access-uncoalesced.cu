@@ -129,6 +129,12 @@ __global__ void allFields(const Vec3 *v, float *len, int n) {
     len[i] = sqrtf(v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z);
 }
 
+struct Sample { float weight; double value; }; // 4 bytes of padding after weight.
+__global__ void paddedStruct(const Sample *s, double *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = s[i].weight * s[i].value;
+}
+
 __global__ void interleaved(const float *iq, float *mag) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float re = iq[2 * i], im = iq[2 * i + 1];
