@@ -122,9 +122,17 @@ HostCallKind classifyHostCall(const CallExpr *Call) {
     if (N.starts_with("MPI_") || N.starts_with("PMPI_") || N.starts_with("shmem_") ||
         N.starts_with("nvshmem_") || N.starts_with("nvshmemx_"))
       return HostCallKind::HostComm;
+    // Other host threads may wait for what the GPU wrote.
+    if (N.starts_with("pthread_barrier") || N.starts_with("pthread_cond") ||
+        N.starts_with("sem_post") || N.starts_with("omp_set_lock") || N.starts_with("omp_unset_lock"))
+      return HostCallKind::HostComm;
   }
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     const CXXRecordDecl *RD = MD->getParent();
+    if (MD->isInStdNamespace() &&
+        (N.starts_with("notify") || N.starts_with("arrive") || N == "set_value" ||
+         N == "count_down"))
+      return HostCallKind::HostComm; // condition_variable, barrier, latch, promise
     if (N == "now" && RD && RD->getQualifiedNameAsString().find("chrono") != std::string::npos)
       return HostCallKind::Timing;
     if (RD && RD->getIdentifier() && isTimerName(RD->getName()))

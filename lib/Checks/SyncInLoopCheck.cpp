@@ -22,8 +22,10 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
@@ -43,12 +45,40 @@ bool isCudaRuntimeFunction(const FunctionDecl *FD, CheckContext &CC) {
 }
 
 /// The pointer (or container) arguments of a call, as expressions.
+bool isThrustDeviceContainer(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier())
+    return false;
+  std::string Q = RD->getQualifiedNameAsString();
+  return StringRef(Q).starts_with("thrust::") &&
+         (RD->getName() == "device_vector" || RD->getName() == "universal_vector" ||
+          RD->getName().contains("vector_base"));
+}
+
+/// `#pragma omp` in the text of S: without -fopenmp (the front end parses
+/// OpenMP code with _OPENMP defined but no OpenMP), the directives are not in
+/// the AST, and a barrier may hand the GPU's results to other threads.
+bool hasOpenMPPragma(const Stmt *S, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()),
+                                               SM, Ctx.getLangOpts());
+  if (R.isInvalid())
+    return false;
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid)
+    return false;
+  for (size_t Pos = Text.find("pragma"); Pos != StringRef::npos; Pos = Text.find("pragma", Pos + 6))
+    if (Text.drop_front(Pos + 6).ltrim(" \t").starts_with("omp"))
+      return true;
+  return false;
+}
+
 template <typename F> void forEachPointerArg(const CallExpr *C, F Fn) {
   for (const Expr *Arg : C->arguments()) {
     const Expr *E = Arg->IgnoreParenImpCasts();
     QualType T = E->getType();
-    if (T->isPointerType() || T->isArrayType() || Arg->getType()->isPointerType() ||
-        T->isRecordType())
+    // Pointers and arrays (and `&x`); structs passed by value are copies.
+    if (T->isPointerType() || T->isArrayType() || Arg->getType()->isPointerType())
       Fn(Arg);
   }
 }
@@ -104,13 +134,20 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
   // Pass 1: the calls.
   struct CallCollector : RecursiveASTVisitor<CallCollector> {
     std::vector<const CallExpr *> Calls;
+    bool OpenMP = false;
     bool TraverseLambdaExpr(LambdaExpr *) { return true; } // Runs when called.
     bool VisitCallExpr(CallExpr *C) {
       Calls.push_back(C);
       return true;
     }
+    bool VisitOMPExecutableDirective(OMPExecutableDirective *) {
+      OpenMP = true; // barrier, critical, parallel...: other threads may use the results.
+      return true;
+    }
   } CC;
   CC.TraverseStmt(const_cast<Stmt *>(Body));
+  if (CC.OpenMP || hasOpenMPPragma(Body, AST))
+    Consumes("OpenMP synchronization");
 
   for (const CallExpr *C : CC.Calls) {
     HostCallKind K = classifyHostCall(C);
@@ -152,9 +189,20 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       break;
     }
     const FunctionDecl *FD = C->getDirectCallee();
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+        MD && isThrustDeviceContainer(MD->getParent()) &&
+        (MD->getOverloadedOperator() == OO_Subscript ||
+         (MD->getIdentifier() && (MD->getName() == "front" || MD->getName() == "back")))) {
+      Consumes("a host access to a thrust::device_vector element (a device-to-host copy)");
+      continue;
+    }
     if (!FD) {
       if (!isa<CXXPseudoDestructorExpr>(C->getCallee()))
         Consumes("a call through a pointer");
+      continue;
+    }
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual() && !isLibrary(MD, Ctx)) {
+      Consumes("a virtual call, which may run any override");
       continue;
     }
     if (isCudaRuntimeFunction(FD, Ctx)) {
@@ -249,6 +297,12 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      // `cublasSdot(..., &r)` then `if (r < tol)`: a value the GPU work
+      // writes through its address, read by the host.
+      if (Found.empty() && Gpu.count(DRE->getDecl()) && !DRE->getType()->isPointerType() &&
+          !DRE->getType()->isArrayType())
+        Found = "the host uses '" + DRE->getDecl()->getNameAsString() +
+                "', which the GPU work writes";
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasAttr<HIPManagedAttr>())
         if (Found.empty())
           Found = "the host accesses the __managed__ variable '" + V->getNameAsString() + "'";

@@ -110,6 +110,14 @@ bool hostTouches(const Stmt *Loop, const ValueDecl *Root, ProvenanceAnalysis &PA
       if (Base && PA.rootOf(Base) == Root)
         Found = true;
     }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      // A scalar, struct or container copied through `&v` or `v.data()`: a
+      // use of v outside the copies may read or write it (`while (err > tol)`).
+      if (DRE->getDecl() == Root && !DRE->getType()->isPointerType() &&
+          !DRE->getType()->isArrayType())
+        Found = true;
+      return !Found;
+    }
     bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
       touch(AS->getBase());
       return !Found;
@@ -205,6 +213,25 @@ std::optional<CopyKind> directionOf(const CallExpr *Call, const ApiInfo &Api, AS
   if (Dev(Src) && Host(Dst))
     return CopyKind::DeviceToHost;
   return std::nullopt;
+}
+
+/// A stream argument that names another stream on each iteration:
+/// `streams[i % n]`, `streams.at(i)`, `s` assigned in the loop.
+bool changesPerIteration(const Expr *E, const Stmt *Loop, ValueTracker &VT) {
+  E = E->IgnoreParenImpCasts();
+  const Expr *Index = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    Index = AS->getIdx();
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+           OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    Index = OC->getArg(1);
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+           MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+           MC->getMethodDecl()->getName() == "at" && MC->getNumArgs() == 1)
+    Index = MC->getArg(0);
+  if (Index)
+    return invarianceIn(Index, Loop, VT) == Invariance::Varies;
+  return invarianceIn(E, Loop, VT) == Invariance::Varies;
 }
 
 /// The per-iteration stride of a copy operand, in bytes when constant.
@@ -502,8 +529,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     // Chunks of a multi-stream pipeline (a stream that changes from one
     // iteration to the next) are already the overlapped form of the copy.
     if (const Expr *Stream = streamArgument(Call, Api);
-        Stream && Inv != Invariance::Invariant &&
-        invarianceIn(Stream, Loop, VT) == Invariance::Varies)
+        Stream && Inv != Invariance::Invariant && changesPerIteration(Stream, Loop, VT))
       return;
     Msg = Api.Name + " runs on every iteration of this loop";
     if (Bytes)

@@ -97,8 +97,86 @@ void allDevices(float **d, int devices, int n) {
   }
 }
 
+// Library work: a cuBLAS call per iteration (declared here as cublas_v2.h does).
+typedef struct cublasContext *cublasHandle_t;
+extern "C" int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *,
+                              int, const float *, int, const float *, float *, int);
+extern "C" int cublasSdot_v2(cublasHandle_t, int, const float *, int, const float *, int, float *);
+void gemmLoop(cublasHandle_t h, const float *A, float *C, int n, int iters) {
+  const float alpha = 1.0f, beta = 0.0f;
+  for (int it = 0; it < iters; ++it) {
+    cublasSgemm_v2(h, 0, 0, n, n, n, &alpha, A, n, A, n, &beta, C, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop, which also queues GPU work{{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}
+
+// A CUDA graph per iteration, and a class whose step() launches.
+void graphs(cudaGraphExec_t exec, cudaStream_t s, int iters) {
+  for (int it = 0; it < iters; ++it) {
+    cudaGraphLaunch(exec, s);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaStreamSynchronize runs on every iteration{{.*}} [sync-in-loop]
+    cudaStreamSynchronize(s);
+  }
+}
+class Simulation {
+public:
+  void advance() { step<<<n_ / 256, 256, 0, stream_>>>(a_, b_, n_); }
+  void run(int iters) {
+    for (int i = 0; i < iters; ++i) {
+      advance();
+      // CHECK: :[[@LINE+1]]:18: warning: cudaStreamSynchronize runs on every iteration{{.*}} [sync-in-loop]
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+  }
+
+private:
+  float *a_, *b_;
+  int n_;
+  cudaStream_t stream_;
+};
+
 // ---- Negative cases: look alike, but the host needs the wait, or nothing
 // is launched per iteration. ----
+
+// The host reads a result cuBLAS wrote through its address.
+void dotLoop(cublasHandle_t h, const float *x, int n, int iters) {
+  for (int it = 0; it < iters; ++it) {
+    float r;
+    cublasSdot_v2(h, n, x, 1, x, 1, &r);
+    cudaDeviceSynchronize();
+    if (r < 1.0f)
+      break;
+  }
+}
+
+// A virtual call may do anything, e.g. hand the results to another device.
+struct Layer {
+  virtual void forward(float *x) = 0;
+  virtual ~Layer() {}
+};
+void layers(Layer **all, int count, float *x, int n) {
+  for (int l = 0; l < count; ++l) {
+    step<<<n / 256, 256>>>(x, x, n);
+    all[l]->forward(x);
+    cudaDeviceSynchronize();
+  }
+}
+
+// Threads of an OpenMP team meet at a barrier after each step.
+void teams(float **d, int n, int iters) {
+#pragma omp parallel
+  {
+    int dev = 0;
+    cudaSetDevice(dev);
+    for (int it = 0; it < iters; ++it) {
+      step<<<n / 256, 256>>>(d[dev], d[dev], n);
+      cudaDeviceSynchronize();
+#pragma omp barrier
+    }
+  }
+}
+
 
 // The sync after the loop.
 void syncAfter(float *a, float *b, int n) {

@@ -143,6 +143,16 @@ void restores(const float *hInput, float *hOut, float *d, int steps) {
   }
 }
 
+// A convergence flag read by the loop condition.
+void converge(float *dErr, float tol) {
+  float err = 1;
+  while (err > tol) {
+    twice<<<1, 256>>>(dErr, 1);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 bytes copied each time; the host reads the result in the loop: copy back only what it needs, or overlap the copies with computation (cudaMemcpyAsync from pinned memory on several streams) [transfer-in-loop]
+    cudaMemcpy(&err, dErr, sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+
 // A device-to-device copy each iteration: no direction to hoist to.
 void deviceCopies(float *d, const float *dInit, int steps) {
   for (int s = 0; s < steps; ++s) {
@@ -172,7 +182,17 @@ void symbols(const float *h, float *d) {
 
 // ---- Negative cases: look alike, but no copy runs per iteration. ----
 
-// A multi-stream pipeline: the copies already overlap with the kernels.
+// Multi-stream pipelines: the copies already overlap with the kernels.
+void pipelineVector(float *hPinned, float *d, std::vector<cudaStream_t> &streams) {
+  int chunk = N / static_cast<int>(streams.size());
+  for (size_t i = 0; i < streams.size(); ++i) {
+    cudaMemcpyAsync(d + i * chunk, hPinned + i * chunk, chunk * sizeof(float),
+                    cudaMemcpyHostToDevice, streams[i]);
+    twice<<<chunk / 256, 256, 0, streams[i]>>>(d + i * chunk, chunk);
+    cudaMemcpyAsync(hPinned + i * chunk, d + i * chunk, chunk * sizeof(float),
+                    cudaMemcpyDeviceToHost, streams[i]);
+  }
+}
 void pipeline(const float *hPinned, float *d, cudaStream_t *streams) {
   for (int c = 0; c < 8; ++c) {
     size_t off = static_cast<size_t>(c) * N;

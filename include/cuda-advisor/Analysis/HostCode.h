@@ -31,7 +31,8 @@ enum class HostCallKind {
   BlockingCopy, ///< cudaMemcpy, cudaMemcpy2D/3D, ToSymbol/FromSymbol... (not Async).
   Sync,         ///< cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize.
   Timing,       ///< Clocks, cudaEventElapsedTime, timer helpers.
-  HostComm,     ///< MPI, SHMEM: other processes may read what the GPU wrote.
+  HostComm,     ///< MPI, SHMEM, thread barriers and notifications: other processes or
+                ///< threads may read what the GPU wrote.
 };
 
 HostCallKind classifyHostCall(const clang::CallExpr *Call);
