@@ -83,6 +83,31 @@ struct Claims {
   std::map<std::string, std::set<size_t>> Calls, Kernels;
 };
 
+/// Shares against the runs the finding's records come from: several
+/// profiles of different programs can be merged, and a finding about one of
+/// them is a share of that one's time.
+void shareOfOwnRuns(Cost &C, const ProfileIndex &Index, ArrayRef<size_t> Calls,
+                    ArrayRef<size_t> Kernels, const std::set<ProcessIndex> &Extra) {
+  const Profile &P = Index.profile();
+  std::set<ProcessIndex> Procs(Extra);
+  for (size_t I : Calls)
+    Procs.insert(P.ApiCalls[I].Process);
+  for (size_t I : Kernels)
+    Procs.insert(P.Kernels[I].Process);
+  if (Procs.empty() || Procs.size() == P.Processes.size())
+    return;
+  uint64_t Wall = 0, Busy = 0;
+  for (ProcessIndex Proc : Procs) {
+    Wall += Index.wallNs(Proc);
+    Busy += Index.busy(Proc).total();
+  }
+  double Measured = static_cast<double>(C.MeasuredNs);
+  if (C.GpuShare > 0 && Busy)
+    C.GpuShare = Measured / static_cast<double>(Busy);
+  if (Wall)
+    C.WallShare = Measured / static_cast<double>(Wall);
+}
+
 bool coveredByStatic(const RuntimeFinding &R, const Claims &C) {
   size_t Total = R.Calls.size() + R.Kernels.size();
   if (Total == 0)
@@ -126,6 +151,7 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
       continue;
     }
     F.Ranking = std::move(*Estimate);
+    shareOfOwnRuns(*F.Ranking, Index, M.Calls, M.Kernels, {});
     C.Calls[F.CheckId].insert(M.Calls.begin(), M.Calls.end());
     C.Kernels[F.CheckId].insert(M.Kernels.begin(), M.Kernels.end());
     Records[I] = {std::move(M.Calls), std::move(M.Kernels)};
@@ -136,9 +162,11 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   for (RuntimeFinding &R : runRuntimeRules(Model, Cfg, Enabled)) {
     if (coveredByStatic(R, C))
       continue;
+    std::vector<size_t> Calls(R.Calls.begin(), R.Calls.end()),
+        Kernels(R.Kernels.begin(), R.Kernels.end());
+    shareOfOwnRuns(*R.F.Ranking, Index, Calls, Kernels, R.Processes);
     Findings.push_back(std::move(R.F));
-    Records.emplace_back(std::vector<size_t>(R.Calls.begin(), R.Calls.end()),
-                         std::vector<size_t>(R.Kernels.begin(), R.Kernels.end()));
+    Records.emplace_back(std::move(Calls), std::move(Kernels));
   }
 
   // Order: ranked by saving (then by measured time), the rest as they were.

@@ -402,7 +402,9 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                                 "concurrently with the GPU",
                                 formatTime(MinGap)),
                         CostModel::Clock::Host);
-    Out.push_back(finding(Id, std::move(Msg), nullptr, std::move(C)));
+    RuntimeFinding R = finding(Id, std::move(Msg), nullptr, std::move(C));
+    R.Processes.insert(Proc);
+    Out.push_back(std::move(R));
   }
 }
 

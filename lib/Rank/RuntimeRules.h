@@ -16,6 +16,8 @@ struct RuntimeFinding {
   Finding F;
   std::set<size_t> Calls;   ///< Into Profile::ApiCalls.
   std::set<size_t> Kernels; ///< Into Profile::Kernels.
+  /// The processes the finding is about, when it has no records (idle gaps).
+  std::set<profile::ProcessIndex> Processes;
 };
 
 /// Runs every rule that Enabled selects.
