@@ -205,6 +205,14 @@ CallRole classifyDeviceCall(const FunctionDecl *FD) {
              "__threadfence_system", CallRole::Sync)
       .Cases("__nvvm_bar_sync", "__nvvm_bar0", "__nvvm_barrier_sync", "__nvvm_bar_warp_sync",
              CallRole::Sync)
+      // Warp collectives exchange values between lanes.
+      .Cases("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", CallRole::Sync)
+      .Cases("__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", CallRole::Sync)
+      .Cases("__ballot_sync", "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync",
+             CallRole::Sync)
+      .Cases("__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+             CallRole::Sync)
+      .Cases("__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync", CallRole::Sync)
       .Cases("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", CallRole::Load)
       .Cases("__stwb", "__stcg", "__stcs", "__stwt", CallRole::Store)
       .Cases("__mul24", "__umul24", CallRole::Multiply)
@@ -447,11 +455,12 @@ void Walker::walkConstruct(const CXXConstructExpr *CC) {
     }
     walkExpr(Arg);
   }
-  if (!Ctor || Ctor->isTrivial() || inSystemHeader(Ctor))
+  if (!Ctor || Ctor->isTrivial() || Ctor->isCopyOrMoveConstructor())
     return;
+  // An object built over memory (cub::BlockReduce<float, 256>(temp_storage))
+  // works on it where the walk cannot see.
   for (const Expr *Arg : CC->arguments())
-    if (Arg->getType()->isPointerType() || (Arg->isGLValue() && lvalue(Arg).IsMemory &&
-                                            !Ctor->isCopyOrMoveConstructor()))
+    if (passesMemory(Arg) || (Arg->isGLValue() && lvalue(Arg).IsMemory))
       return opaqueSite(CC);
 }
 
@@ -564,9 +573,18 @@ void Walker::walkCall(const CallExpr *Call) {
       return;
     }
   }
-  for (const Expr *Arg : Call->arguments())
-    if (passesMemory(Arg))
-      return opaqueSite(Call);
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    bool ByRef = I >= Shift && I - Shift < Callee->getNumParams() &&
+                 Callee->getParamDecl(I - Shift)->getType()->isReferenceType();
+    if (passesMemory(Arg) || (ByRef && Arg->isGLValue() && lvalue(Arg).IsMemory))
+      return opaqueSite(Call); // std::swap(a[i], a[j]), a library call on a buffer.
+  }
+  if (MD && !MD->isStatic())
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (const Expr *Obj = MC->getImplicitObjectArgument();
+          Obj && Obj->isGLValue() && lvalue(Obj).IsMemory)
+        return opaqueSite(Call); // A method of an object that lives in memory.
 }
 
 void Walker::invalidateWrittenArgs(const CallExpr *Call) {
@@ -686,6 +704,8 @@ void Walker::walkStmt(const Stmt *St) {
 void Walker::walkVarDecl(const VarDecl *V) {
   const Expr *Init = V->getInit();
   if (V->isStaticLocal() || variableMemorySpace(V)) {
+    if (variableMemorySpace(V) == MemorySpace::Shared)
+      S.Out.UsesSharedMemory = true; // Even when only a library call touches it.
     walkExpr(Init);
     return;
   }

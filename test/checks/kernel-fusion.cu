@@ -208,6 +208,45 @@ void views(float *x, float *tmp, float *y) {
   scale<<<blocks / 4, Threads>>>(tmp, y, 2.0f, N / 4);
 }
 
+// Each thread's result depends on its warp or block: not element-wise.
+__global__ void warpSum(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  for (int off = 16; off > 0; off /= 2)
+    v += __shfl_xor_sync(0xffffffff, v, off);
+  out[i] = v;
+}
+#if __has_include(<cub/block/block_reduce.cuh>)
+#include <cub/block/block_reduce.cuh>
+__global__ void blockSumBroadcast(const float *in, float *out) {
+  typedef cub::BlockReduce<float, 256> Reduce;
+  __shared__ typename Reduce::TempStorage temp;
+  __shared__ float total;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = Reduce(temp).Sum(in[i]);
+  if (threadIdx.x == 0)
+    total = s;
+  __syncthreads();
+  out[i] = in[i] / total;
+}
+#else
+__global__ void blockSumBroadcast(const float *in, float *out) {
+  __shared__ float total;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0)
+    total = 1;
+  __syncthreads();
+  out[i] = in[i] / total;
+}
+#endif
+
+void collectives(float *x, float *tmp, float *y) {
+  scale<<<N / Threads, Threads>>>(x, tmp, 2.0f, N);
+  warpSum<<<N / Threads, Threads>>>(tmp, y);
+  scale<<<N / Threads, Threads>>>(x, tmp, 2.0f, N);
+  blockSumBroadcast<<<N / Threads, Threads>>>(tmp, y);
+}
+
 void oneLaunchPerIteration(float *y, int steps) {
   for (int s = 0; s < steps; ++s)
     square<<<N / Threads, Threads>>>(y, N);
