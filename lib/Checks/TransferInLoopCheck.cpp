@@ -10,6 +10,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
@@ -35,6 +36,91 @@ static StringRef verbFor(ApiKind K) {
 
 /// Whether every pointer and the byte count of a copy/memset stay the same
 /// from one iteration of Loop to the next.
+/// A local std::vector / std::string / thrust::host_vector whose buffer the
+/// loop cannot move: inside Loop, V is only used through methods that keep
+/// the buffer (data, size, [], begin, end...), in range-for loops, or in
+/// CUDA calls.
+static bool containerStableIn(const VarDecl *V, const Stmt *Loop, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    ASTContext &Ctx;
+    bool Stable = true;
+    Finder(const VarDecl *V, ASTContext &Ctx) : V(V), Ctx(Ctx) {}
+    bool keepsBuffer(const DynTypedNode &Parent) {
+      if (const auto *ME = Parent.get<MemberExpr>()) {
+        const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+        if (!MD)
+          return false;
+        if (MD->getOverloadedOperator() == OO_Subscript)
+          return true;
+        return MD->getIdentifier() &&
+               llvm::is_contained({"data", "size", "begin", "end", "cbegin", "cend", "front",
+                                   "back", "at", "empty", "capacity", "c_str", "length"},
+                                  MD->getName());
+      }
+      if (const auto *OC = Parent.get<CXXOperatorCallExpr>())
+        return OC->getOperator() == OO_Subscript;
+      if (Parent.get<CXXForRangeStmt>() || Parent.get<VarDecl>())
+        return Parent.get<CXXForRangeStmt>() ||
+               Parent.get<VarDecl>()->getType()->isReferenceType();
+      if (const auto *MT = Parent.get<MaterializeTemporaryExpr>())
+        return MT->getType().isConstQualified();
+      if (const auto *IC = Parent.get<ImplicitCastExpr>())
+        return IC->getCastKind() == CK_NoOp && IC->getType().isConstQualified();
+      return false;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() != V || !Stable)
+        return Stable;
+      DynTypedNodeList Parents = Ctx.getParents(*DRE);
+      if (Parents.empty() || !keepsBuffer(Parents[0]))
+        Stable = false;
+      return Stable;
+    }
+  } F(V, Ctx);
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Stable;
+}
+
+/// v.data(), &v[0], v.size() * sizeof(T) for a container the loop keeps:
+/// the same value on every iteration, whatever ValueTracker concludes from
+/// the non-const data() overload.
+static bool stableContainerOperand(const Expr *E, const Stmt *Loop, ASTContext &Ctx) {
+  E = E->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Mul) {
+    const Expr *L = BO->getLHS()->IgnoreParenCasts(), *R = BO->getRHS()->IgnoreParenCasts();
+    bool LC = L->isEvaluatable(Ctx), RC = R->isEvaluatable(Ctx);
+    if (LC && RC)
+      return true;
+    return (LC && stableContainerOperand(R, Loop, Ctx)) ||
+           (RC && stableContainerOperand(L, Loop, Ctx));
+  }
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && MD->getIdentifier() &&
+        llvm::is_contained({"data", "size", "c_str", "length"}, MD->getName()))
+      Object = MC->getImplicitObjectArgument();
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(UO->getSubExpr()->IgnoreParens());
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+        OC->getArg(1)->isEvaluatable(Ctx))
+      Object = OC->getArg(0);
+  }
+  const auto *DRE = Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal())
+    return false;
+  const auto *RD = V->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  bool Container = (RD->isInStdNamespace() && (N == "vector" || N == "basic_string")) ||
+                   (N == "host_vector" &&
+                    StringRef(RD->getQualifiedNameAsString()).starts_with("thrust::"));
+  return Container && containerStableIn(V, Loop, Ctx);
+}
+
 static Invariance operandInvariance(const CallExpr *Call, const ApiInfo &Api, const Stmt *Loop,
                                     ValueTracker &VT) {
   std::optional<unsigned> CountArg = byteCountArgument(Api.Name);
@@ -48,8 +134,12 @@ static Invariance operandInvariance(const CallExpr *Call, const ApiInfo &Api, co
       continue; // A __device__ variable: its address is fixed.
     bool Relevant = Arg->IgnoreParenImpCasts()->getType()->isPointerType() ||
                     Arg->getType()->isPointerType() || (CountArg && *CountArg == I);
-    if (Relevant)
-      Result = combine(Result, invarianceIn(Arg, Loop, VT));
+    if (!Relevant)
+      continue;
+    Invariance Inv = invarianceIn(Arg, Loop, VT);
+    if (Inv != Invariance::Invariant && stableContainerOperand(Arg, Loop, VT.context()))
+      Inv = Invariance::Invariant;
+    Result = combine(Result, Inv);
   }
   return Result;
 }

@@ -28,6 +28,27 @@ void seedLoop(float *h, float *d) {
   }
 }
 
+// The same round trip through a std::vector: data() and size() do not change.
+void vectorLoop(float *d, int frames) {
+  std::vector<float> host(N);
+  for (int f = 0; f < frames; ++f) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; its source, destination and size do not change in the loop: hoist it before the loop [transfer-in-loop]
+    cudaMemcpy(d, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}: hoist it after the loop [transfer-in-loop]
+    cudaMemcpy(host.data(), d, host.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+// The host grows the vector: its buffer may move.
+void growing(float *d, int frames) {
+  std::vector<float> host(N);
+  for (int f = 0; f < frames; ++f) {
+    host.push_back(1.0f);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; the host writes the source in the loop{{.*}} [transfer-in-loop]
+    cudaMemcpy(d, host.data(), N * sizeof(float), cudaMemcpyHostToDevice);
+  }
+}
+
 // Different chunks each iteration: still a copy per iteration, no hoisting;
 // the chunks are consecutive, so one copy can move them all.
 void chunks(const float *h, float *d, int count) {
