@@ -111,19 +111,9 @@ extern __host__ cudaError_t cudaGetSurfaceReference(const struct surfaceReferenc
 } /* extern "C" */
 
 /* Signatures that changed: the old ones, as C++ overloads of the new. A call
- * that fits the new signature never picks them. */
-#if CUDART_VERSION >= 12000
-extern __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                                 cudaGraphNode_t *pErrorNode, char *pLogBuffer,
-                                                 size_t bufferSize)
-    CUDA_ADVISOR_REMOVED("cudaGraphInstantiate(exec, graph, errorNode, log, logSize)", "12.0",
-                         "use cudaGraphInstantiate(exec, graph, flags)");
-extern __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
-                                                cudaGraphNode_t *hErrorNode_out,
-                                                enum cudaGraphExecUpdateResult *updateResult_out)
-    CUDA_ADVISOR_REMOVED("cudaGraphExecUpdate(exec, graph, errorNode, result)", "12.0",
-                         "use cudaGraphExecUpdate(exec, graph, &resultInfo)");
-#endif
+ * that fits the new signature never picks them. (The old forms of
+ * cudaGraphInstantiate and cudaGraphExecUpdate, changed in 12.0, are still
+ * in CUDA 13's cuda_runtime.h as inline overloads: nothing to add.) */
 #if CUDART_VERSION >= 13000
 extern __host__ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                                  cudaStream_t stream = 0)

@@ -194,6 +194,11 @@ extern __host__ cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
 extern __host__ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
 extern __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                                  unsigned long long flags CUDA_ADVISOR_DV(0));
+extern __host__ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+                                                          cudaGraph_t graph,
+                                                          unsigned long long flags);
+extern __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                                cudaGraphExecUpdateResultInfo *resultInfo);
 extern __host__ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 extern __host__ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
 extern __host__ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
@@ -243,6 +248,23 @@ CUDA_ADVISOR_END_C
 
 /* ----- C++ API (cuda_runtime.h) -------------------------------------------- */
 #ifdef __cplusplus
+/* The pre-12.0 forms, which CUDA 13 still offers as inline overloads. */
+static __inline__ __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+                                                            cudaGraph_t graph,
+                                                            cudaGraphNode_t *pErrorNode,
+                                                            char *pLogBuffer, size_t bufferSize) {
+  return ::cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+static __inline__ __host__ cudaError_t
+cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                    cudaGraphNode_t *hErrorNode_out,
+                    enum cudaGraphExecUpdateResult *updateResult_out) {
+  cudaGraphExecUpdateResultInfo Info;
+  cudaError_t E = ::cudaGraphExecUpdate(hGraphExec, hGraph, &Info);
+  *hErrorNode_out = Info.errorNode;
+  *updateResult_out = Info.result;
+  return E;
+}
 template <class T> __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return ::cudaMalloc((void **)(void *)devPtr, size);
 }

@@ -379,6 +379,11 @@ struct cudaTextureDesc {
   int disableTrilinearOptimization, seamlessCubemap;
 };
 struct cudaResourceViewDesc;
+typedef struct cudaGraphExecUpdateResultInfo_st {
+  enum cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
 typedef struct CUuuid_st { char bytes[16]; } cudaUUID_t;
 
 #ifndef CUDA_ADVISOR_REMOVED
