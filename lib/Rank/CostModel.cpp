@@ -117,6 +117,12 @@ CostModel::CostModel(const ProfileIndex &Index, const Joiner &Join, const Config
         Latencies[A.Process].push_back(K.Start - A.Start);
     }
   }
+  for (const Copy &C : P.Copies)
+    if ((C.Src == MemoryKind::Pinned || C.Dst == MemoryKind::Pinned) && C.Bytes >= (1u << 20)) {
+      auto &[Bytes, Ns] = LargePinned[{C.Process, C.Device, static_cast<int>(C.Kind)}];
+      Bytes += C.Bytes;
+      Ns += C.duration();
+    }
   for (size_t I = 0; I < P.ApiCalls.size(); ++I)
     for (WorkRef W : Index.workOf(I)) {
       if (W.Kind != WorkKind::Copy)
@@ -193,14 +199,10 @@ uint64_t CostModel::transferCost(size_t I) const {
 
 double CostModel::pinnedBandwidth(ProcessIndex Proc, uint32_t Device, CopyKind Direction,
                                   std::string *Source) const {
-  const Profile &P = Index.profile();
   uint64_t Bytes = 0, Ns = 0;
-  for (const Copy &C : P.Copies)
-    if (C.Process == Proc && C.Device == Device && C.Kind == Direction &&
-        (C.Src == MemoryKind::Pinned || C.Dst == MemoryKind::Pinned) && C.Bytes >= (1u << 20)) {
-      Bytes += C.Bytes;
-      Ns += C.duration();
-    }
+  auto It = LargePinned.find({Proc, Device, static_cast<int>(Direction)});
+  if (It != LargePinned.end())
+    std::tie(Bytes, Ns) = It->second;
   if (Ns > 0) {
     double BW = static_cast<double>(Bytes) / static_cast<double>(Ns);
     if (Source)

@@ -112,9 +112,10 @@ private:
   const Config &Cfg;
   std::map<profile::ProcessIndex, std::vector<size_t>> CallsByStart; ///< Sorted by start.
   std::map<profile::ProcessIndex, uint64_t> AsyncCall, LaunchLatency, SyncReturn;
-  /// (process, device, copy kind) -> bytes and cost of large pageable copies.
+  /// (process, device, copy kind) -> bytes and cost of large pageable
+  /// copies, and bytes and GPU time of large pinned ones.
   std::map<std::tuple<profile::ProcessIndex, uint32_t, int>, std::pair<uint64_t, uint64_t>>
-      LargePageable;
+      LargePageable, LargePinned;
   uint64_t BackToBackGap = 1000;
 };
 
