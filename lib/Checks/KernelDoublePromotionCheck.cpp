@@ -481,9 +481,14 @@ void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root
                              SM, LO)
             .str();
     Evidence.push_back(Spelling);
-    if (L->getLocation().isMacroID()) {
+    auto AddUnique = [](std::vector<std::string> &List, std::string Item) {
+      if (!llvm::is_contained(List, Item))
+        List.push_back(std::move(Item));
+    };
+    // A literal written in a macro's body (not an argument of the macro).
+    if (L->getLocation().isMacroID() && !SM.isMacroArgExpansion(L->getLocation())) {
       StringRef Macro = Lexer::getImmediateMacroName(L->getLocation(), SM, LO);
-      LiteralTexts.push_back(Macro.empty() ? Spelling : Macro.str() + " (" + Spelling + ")");
+      AddUnique(LiteralTexts, Macro.empty() ? Spelling : Macro.str() + " (" + Spelling + ")");
       // M_PI and friends: a macro whose whole expansion is the literal.
       clang::SourceLocation Begin;
       if (Lexer::isAtStartOfMacroExpansion(L->getLocation(), SM, LO, &Begin) &&
@@ -495,16 +500,16 @@ void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root
         });
         if (File.isValid() && Identifier) {
           Edits.push_back({File, "static_cast<float>(" + Name.str() + ")"});
-          Fixes.push_back("static_cast<float>(" + Name.str() + ")");
+          AddUnique(Fixes, "static_cast<float>(" + Name.str() + ")");
           continue;
         }
       }
-      Fixes.push_back(Spelling + "f");
+      AddUnique(Fixes, Spelling + "f");
       continue;
     }
-    LiteralTexts.push_back(Spelling);
+    AddUnique(LiteralTexts, Spelling);
     Edits.push_back({Tok, Spelling + "f"});
-    Fixes.push_back(Spelling + "f");
+    AddUnique(Fixes, Spelling + "f");
   }
   if (!LiteralTexts.empty())
     Causes.push_back(std::string(LiteralTexts.size() == 1 ? "the double literal "
