@@ -7,13 +7,13 @@ using namespace cuda_advisor::profile;
 
 namespace {
 
-Profile oneRun(uint32_t Pid, uint32_t Device) {
+Profile oneRun(uint32_t Pid, uint32_t DeviceId) {
   Profile P;
   Process Proc;
   Proc.Pid = Pid;
   P.Processes.push_back(Proc);
   Device D;
-  D.Id = Device;
+  D.Id = DeviceId;
   D.NumSMs = static_cast<int>(Pid);
   P.Devices.push_back(D);
   Stack S;
