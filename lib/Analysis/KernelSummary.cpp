@@ -15,9 +15,22 @@ using namespace clang;
 
 namespace cuda_advisor::analysis {
 
+/// The same parameter of two declarations of one function (a forward
+/// declaration's and the definition's).
+static bool sameParameter(const ValueDecl *A, const ValueDecl *B) {
+  if (A == B)
+    return true;
+  const auto *PA = dyn_cast_or_null<ParmVarDecl>(A), *PB = dyn_cast_or_null<ParmVarDecl>(B);
+  if (!PA || !PB || PA->getFunctionScopeIndex() != PB->getFunctionScopeIndex())
+    return false;
+  const auto *FA = dyn_cast<FunctionDecl>(PA->getDeclContext());
+  const auto *FB = dyn_cast<FunctionDecl>(PB->getDeclContext());
+  return FA && FB && FA->getCanonicalDecl() == FB->getCanonicalDecl();
+}
+
 const BufferUse *KernelSummary::buffer(const ValueDecl *Param) const {
   for (const BufferUse &B : Buffers)
-    if (B.Root.Decl == Param && !B.Root.Field && !B.Root.Load)
+    if (!B.Root.Field && !B.Root.Load && sameParameter(B.Root.Decl, Param))
       return &B;
   return nullptr;
 }

@@ -500,3 +500,27 @@ TEST(KernelSummaryTest, PlainStructCoordinates) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(KernelSummaryTest, BuffersByAnyDeclarationsParameter) {
+  Snippet S(R"(
+    __global__ void k(const float *in, float *out);
+    void launch(float *a, float *b) { k<<<1, 32>>>(a, b); }
+    __global__ void k(const float *in, float *out) { out[threadIdx.x] = in[threadIdx.x]; })");
+  ASSERT_TRUE(S.ok());
+  const clang::FunctionDecl *First = nullptr;
+  for (clang::Decl *D : S.context().getTranslationUnitDecl()->decls())
+    if (auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D);
+        FD && FD->getIdentifier() && FD->getName() == "k" && !FD->doesThisDeclarationHaveABody())
+      First = FD;
+  ASSERT_TRUE(First);
+  const KernelSummary *K = S.summary("k");
+  ASSERT_TRUE(K);
+  const BufferUse *Out = K->buffer(First->getParamDecl(1));
+  ASSERT_TRUE(Out);
+  EXPECT_TRUE(Out->Written);
+  EXPECT_FALSE(K->buffer(First->getParamDecl(0))->Written);
+}
+
+} // namespace

@@ -98,6 +98,8 @@ struct KernelSummary {
   std::optional<AffineForm> ElementIndex;
   std::vector<MemoryRoot> UniformReads;
 
+  /// How the kernel uses the buffer its parameter Param points to (Param may
+  /// belong to any declaration of the kernel); null when it never touches it.
   const BufferUse *buffer(const clang::ValueDecl *Param) const;
 };
 
