@@ -6,6 +6,7 @@
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -45,10 +46,17 @@ public:
     LastWasError = Level >= clang::DiagnosticsEngine::Error || Level == clang::DiagnosticsEngine::Note;
     if (Level >= clang::DiagnosticsEngine::Error)
       ++Errors;
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid() && StringRef(P.getFilename()).ends_with("cuda_advisor_removed_templates.h"))
+        ClashedWithCompatTemplates = true;
+    }
     // Counted by DiagnosticConsumer too; we keep our own to ignore warnings.
     TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
   }
   unsigned Errors = 0;
+  /// An error, or a note of one, points into the compat texture templates.
+  bool ClashedWithCompatTemplates = false;
 
 private:
   /// "reference to __global__ function 'child' in __global__ function":
@@ -220,7 +228,26 @@ private:
              bool DevicePass, StringRef Directory) {
     ParseSetup PassSetup = Setup;
     PassSetup.DevicePass = DevicePass;
-    std::vector<std::string> Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
+    size_t FindingsBefore = R.Findings.size();
+    if (parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory))
+      return;
+    // The legacy texture<>/surface<> templates of the compat headers clash
+    // with a file's own global `texture` or `surface`: parse it again
+    // without them (the file cannot be using texture references then).
+    R.Findings.resize(FindingsBefore);
+    R.ParseErrors = false;
+    R.CompilerErrors.clear();
+    PassSetup.ExtraArgs.push_back("-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES");
+    if (Opts.Verbose)
+      R.Messages.push_back("the file declares its own 'texture' or 'surface': parsed again "
+                           "without the legacy texture and surface references");
+    parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory);
+  }
+
+  /// One parse; false when it should be run again without the compat
+  /// texture and surface references.
+  bool parseOnce(FileResult &R, const std::vector<std::string> &Args, bool DevicePass,
+                 StringRef Directory) {
     if (Opts.Verbose)
       R.Messages.push_back(std::string(DevicePass ? "device" : "host") +
                            " parse: " + join(Args, " "));
@@ -241,6 +268,9 @@ private:
     Invocation.setDiagnosticConsumer(&Diags);
     bool Ok = Invocation.run();
     ErrorOS.flush();
+    if (Diags.ClashedWithCompatTemplates &&
+        !is_contained(Args, "-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES"))
+      return false;
     if (Diags.Errors || !Ok) {
       R.ParseErrors = true;
       if (!ErrorText.empty())
@@ -248,6 +278,7 @@ private:
       else if (!Ok)
         R.CompilerErrors += "the compiler could not run on this file\n";
     }
+    return true;
   }
 
   const RunnerOptions &Opts;

@@ -9,8 +9,11 @@
 #ifndef CUDA_ADVISOR_REMOVED_TEMPLATES_H
 #define CUDA_ADVISOR_REMOVED_TEMPLATES_H
 
+/* CUDA_ADVISOR_NO_TEXTURE_REFERENCES: cuda-advisor parses a file again with
+ * it when these templates clash with the file's own global `texture` or
+ * `surface` (see docs/frontend.md). */
 #if defined(__cplusplus) && defined(CUDART_VERSION) && CUDART_VERSION >= 12000 &&           \
-    !defined(__CUDA_TEXTURE_TYPES_H__)
+    !defined(__CUDA_TEXTURE_TYPES_H__) && !defined(CUDA_ADVISOR_NO_TEXTURE_REFERENCES)
 
 #include "cuda_advisor_removed_api.h"
 
