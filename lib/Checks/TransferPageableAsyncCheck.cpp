@@ -7,6 +7,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
@@ -35,7 +36,9 @@ void TransferPageableAsyncCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
     std::optional<ApiInfo> Api = classifyApiCall(Call);
-    if (Api && Api->Kind == ApiKind::CopyAsync)
+    if (Api && Api->Name == "cudaMemcpy3DAsync")
+      checkCopy3D(Call, *Api, FD, Loops);
+    else if (Api && Api->Kind == ApiKind::CopyAsync)
       checkCopy(Call, *Api, Loops);
   });
 }
@@ -53,6 +56,93 @@ static std::optional<int64_t> copyBytes(const CallExpr *Call, const ApiInfo &Api
       return *W * *H;
   }
   return std::nullopt;
+}
+
+/// The fields of a local cudaMemcpy3DParms the function stores:
+/// `p.srcPtr = make_cudaPitchedPtr(h, ...)`, `p.kind = cudaMemcpyHostToDevice`.
+struct Parms3D {
+  const Expr *SrcPtr = nullptr, *DstPtr = nullptr; ///< The pointer given to make_cudaPitchedPtr.
+  std::optional<CopyKind> Kind;
+  bool Ambiguous = false; ///< A field stored twice, or the struct escapes.
+};
+
+static Parms3D parms3DOf(const VarDecl *P, const FunctionDecl *FD, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *P;
+    ASTContext &Ctx;
+    Parms3D Out;
+    Finder(const VarDecl *P, ASTContext &Ctx) : P(P), Ctx(Ctx) {}
+    static const Expr *pitchedPointer(const Expr *E) {
+      E = E->IgnoreImplicit();
+      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = M->getSubExpr()->IgnoreImplicit();
+      const auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+      const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+      if (!F || !F->getIdentifier() || F->getName() != "make_cudaPitchedPtr" || C->getNumArgs() < 1)
+        return nullptr;
+      return C->getArg(0);
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Assign)
+        store(BO->getLHS(), BO->getRHS());
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      // p.srcPtr = make_cudaPitchedPtr(...): a struct assignment in C++.
+      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+        store(OC->getArg(0), OC->getArg(1));
+      return true;
+    }
+    void store(const Expr *LHS, const Expr *RHS) {
+      const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+      const auto *Base = ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()) : nullptr;
+      if (!Base || Base->getDecl() != P || !ME->getMemberDecl()->getIdentifier())
+        return;
+      StringRef Field = ME->getMemberDecl()->getName();
+      auto Set = [&](const Expr *&Slot, const Expr *V) {
+        if (Slot || !V)
+          Out.Ambiguous = true;
+        Slot = V;
+      };
+      if (Field == "srcPtr")
+        Set(Out.SrcPtr, pitchedPointer(RHS));
+      else if (Field == "dstPtr")
+        Set(Out.DstPtr, pitchedPointer(RHS));
+      else if (Field == "kind") {
+        Expr::EvalResult R;
+        if (Out.Kind || RHS->isValueDependent() || !RHS->EvaluateAsInt(R, Ctx))
+          Out.Ambiguous = true;
+        else if (int64_t V = R.Val.getInt().getExtValue(); V >= 0 && V <= 4)
+          Out.Kind = static_cast<CopyKind>(V);
+      }
+    }
+  } F(P, Ctx);
+  F.TraverseStmt(FD->getBody());
+  return F.Out;
+}
+
+void TransferPageableAsyncCheck::checkCopy3D(const CallExpr *Call, const ApiInfo &Api,
+                                             const FunctionDecl *FD,
+                                             ArrayRef<const Stmt *> Loops) {
+  if (Call->getNumArgs() < 1)
+    return;
+  const auto *UO = dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts());
+  const auto *DRE = UO && UO->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts())
+                        : nullptr;
+  const auto *P = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || !P->hasLocalStorage() || isa<ParmVarDecl>(P))
+    return;
+  Parms3D Parms = parms3DOf(P, FD, Ctx.ast());
+  if (Parms.Ambiguous || !Parms.Kind)
+    return;
+  const Expr *Host = *Parms.Kind == CopyKind::HostToDevice   ? Parms.SrcPtr
+                     : *Parms.Kind == CopyKind::DeviceToHost ? Parms.DstPtr
+                                                             : nullptr;
+  if (!Host)
+    return;
+  reportPageable(Call, Api, *Parms.Kind, *Parms.Kind == CopyKind::DeviceToHost, Host,
+                 provenance().of(Host), std::nullopt, Loops);
 }
 
 void TransferPageableAsyncCheck::checkCopy(const CallExpr *Call, const ApiInfo &Api,
@@ -108,8 +198,16 @@ void TransferPageableAsyncCheck::checkCopy(const CallExpr *Call, const ApiInfo &
   if (P.Kind != MemoryKind::Pageable)
     return;
 
-  ValueTracker &VT = Ctx.facts().values();
-  std::optional<int64_t> Bytes = copyBytes(Call, Api, VT);
+  reportPageable(Call, Api, *Kind, ToHost, Host, P, copyBytes(Call, Api, Ctx.facts().values()),
+                 Loops);
+}
+
+void TransferPageableAsyncCheck::reportPageable(const CallExpr *Call, const ApiInfo &Api,
+                                                CopyKind Kind, bool ToHost, const Expr *Host,
+                                                const Provenance &P, std::optional<int64_t> Bytes,
+                                                ArrayRef<const Stmt *> Loops) {
+  if (P.Kind != MemoryKind::Pageable)
+    return;
   std::string Msg = Api.Name + (ToHost ? " to" : " from") + " pageable host memory (" + P.Source +
                     ") is not asynchronous: ";
   if (ToHost)
@@ -123,7 +221,12 @@ void TransferPageableAsyncCheck::checkCopy(const CallExpr *Call, const ApiInfo &
   Msg += "; allocate the host buffer with cudaMallocHost or pin it with cudaHostRegister";
 
   auto D = diag(Call->getBeginLoc(), Msg);
-  D.range(Host->getSourceRange()).callSite(Call->getBeginLoc()).api(Api.Name);
+  // The host argument, or the whole call when the pointer sits elsewhere
+  // (cudaMemcpy3DAsync's parameter struct).
+  bool HostIsArgument = llvm::any_of(Call->arguments(), [&](const Expr *A) { return A == Host; });
+  D.range(HostIsArgument ? Host->getSourceRange() : Call->getSourceRange())
+      .callSite(Call->getBeginLoc())
+      .api(Api.Name);
   if (P.SiteLoc.isValid())
     D.note(P.SiteLoc, "the host buffer comes from " + P.Source + " here");
   if (P.ViaCall)
@@ -131,7 +234,7 @@ void TransferPageableAsyncCheck::checkCopy(const CallExpr *Call, const ApiInfo &
   if (!Loops.empty())
     D.note(Loops.back()->getBeginLoc(), "the copy runs on every iteration of this loop");
   D.evidence("api", Api.Name)
-      .evidence("kind", copyKindName(*Kind))
+      .evidence("kind", copyKindName(Kind))
       .evidence("hostSide", ToHost ? "dst" : "src")
       .evidence("provenance", P.Source)
       .evidence("inLoop", !Loops.empty());

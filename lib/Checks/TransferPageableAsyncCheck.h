@@ -27,6 +27,12 @@ public:
 private:
   void checkCopy(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
                  llvm::ArrayRef<const clang::Stmt *> Loops);
+  void checkCopy3D(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
+                   const clang::FunctionDecl *FD, llvm::ArrayRef<const clang::Stmt *> Loops);
+  void reportPageable(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
+                      analysis::CopyKind Kind, bool ToHost, const clang::Expr *Host,
+                      const analysis::Provenance &P, std::optional<int64_t> Bytes,
+                      llvm::ArrayRef<const clang::Stmt *> Loops);
   analysis::ProvenanceAnalysis &provenance();
 
   std::unique_ptr<analysis::ProvenanceAnalysis> Origins;

@@ -97,6 +97,16 @@ void allDevices(float **d, int devices, int n) {
   }
 }
 
+// Legacy code: cudaThreadSynchronize (removed in CUDA 13; the compat headers
+// declare it) is cudaDeviceSynchronize.
+void legacy(float *d, int n) {
+  for (int it = 0; it < 20; ++it) {
+    step<<<n / 256, 256>>>(d, d, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaThreadSynchronize runs on every iteration of this loop (20 iterations){{.*}} [sync-in-loop]
+    cudaThreadSynchronize();
+  }
+}
+
 // Library work: a cuBLAS call per iteration (declared here as cublas_v2.h does).
 typedef struct cublasContext *cublasHandle_t;
 extern "C" int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *,

@@ -93,6 +93,26 @@ void variants(float *d, size_t pitch, cudaStream_t s) {
   cudaMemcpyToSymbolAsync(table, h, sizeof(table), 0, cudaMemcpyHostToDevice, s);
 }
 
+// cudaMemcpy3DAsync: the host side is in the parameter struct.
+void volume(cudaArray_t dst, cudaStream_t s) {
+  float *h = new float[64 * 64 * 64];
+  cudaMemcpy3DParms p = {};
+  p.srcPtr = make_cudaPitchedPtr(h, 64 * sizeof(float), 64, 64);
+  p.dstArray = dst;
+  p.extent = make_cudaExtent(64, 64, 64);
+  p.kind = cudaMemcpyHostToDevice;
+  // CHECK: :[[@LINE+1]]:3: warning: cudaMemcpy3DAsync from pageable host memory (new[]){{.*}} [transfer-pageable-async]
+  cudaMemcpy3DAsync(&p, s);
+  float *pinned;
+  cudaMallocHost(&pinned, 64 * 64 * 64 * sizeof(float));
+  cudaMemcpy3DParms q = {};
+  q.srcPtr = make_cudaPitchedPtr(pinned, 64 * sizeof(float), 64, 64);
+  q.dstArray = dst;
+  q.extent = make_cudaExtent(64, 64, 64);
+  q.kind = cudaMemcpyHostToDevice;
+  cudaMemcpy3DAsync(&q, s); // pinned: clean
+}
+
 // One level of parameters: a helper of this file only ever given malloc'ed buffers.
 static void uploadAsync(float *d, const float *src, cudaStream_t s) {
   // CHECK: :[[@LINE+1]]:3: warning: cudaMemcpyAsync from pageable host memory (malloc){{.*}} [transfer-pageable-async]
