@@ -21,7 +21,10 @@ for p in "$root"/test/Inputs/profiles/*.bad.jsonl; do
   [ -f "$p" ] && profiles+=(--profile "$p")
 done
 set +e
-"$build/bin/cuda-advisor" "$root"/examples/*.cu "${profiles[@]}" "${db[@]}"
+# The recorded host stacks are symbolized with the very binaries that ran
+# (committed next to the recordings, built with -g).
+"$build/bin/cuda-advisor" "$root"/examples/*.cu "${profiles[@]}" \
+  --binary-path "$root/test/Inputs/profiles/bin" "${db[@]}"
 rc=$?
 set -e
 # Exit code 1 means "findings": that is what the examples are for.

@@ -203,6 +203,9 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
     }
   }
 
+  unsigned GlobalAccesses = llvm::count_if(S.Accesses, [](const MemoryAccess &A) {
+    return A.Address.Root.Space == MemorySpace::Global && !A.SingleLane;
+  });
   for (const MemoryAccess &A : S.Accesses) {
     if (A.Address.Root.Space != MemorySpace::Global || A.Kind == AccessKind::Atomic ||
         A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown() || A.SingleLane)
@@ -221,8 +224,10 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
     if (Loc.isInvalid() || !Ctx.isReportable(Loc))
       continue;
     Site &Entry = Sites[Loc.getRawEncoding()];
-    if (!Entry.Access.Site)
+    if (!Entry.Access.Site) {
       Entry.Access = A;
+      Entry.GlobalAccesses = GlobalAccesses;
+    }
     if (!llvm::is_contained(Entry.Kernels, Kernel))
       Entry.Kernels.push_back(Kernel);
   }
@@ -323,7 +328,8 @@ void AccessUncoalescedCheck::report(const Site &S) {
       .evidence("elementBytes", int64_t(Size))
       .evidence("sectorsPerRequest", int64_t(Sectors))
       .evidence("idealSectorsPerRequest", int64_t(Ideal))
-      .evidence("sectorUseFraction", Used);
+      .evidence("sectorUseFraction", Used)
+      .evidence("globalAccesses", int64_t(S.GlobalAccesses));
   if (C)
     D.evidence("strideBytes", *C < 0 ? -*C : *C);
   else

@@ -29,6 +29,8 @@ private:
   struct Site {
     analysis::MemoryAccess Access;
     std::vector<const clang::FunctionDecl *> Kernels;
+    /// Global loads and stores of the kernel (the cost model's denominator).
+    unsigned GlobalAccesses = 0;
   };
   void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
   void report(const Site &S);

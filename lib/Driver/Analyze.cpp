@@ -275,6 +275,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   raw_ostream &OS = File ? File->os() : outs();
   Report.Color = Opts.Color.value_or(!File && sys::Process::StandardOutIsDisplayed());
   report::emit(*Format, OS, Findings, Report);
+  OS.flush(); // Before anything else goes to stderr: they may share a terminal.
   if (File)
     File->keep();
 

@@ -341,6 +341,7 @@ void launch(double *d, float *f, int h) {
 // JSON-NEXT: "access": "load",
 // JSON-NEXT: "buffer": "in",
 // JSON-NEXT: "elementBytes": 4,
+// JSON-NEXT: "globalAccesses": 2,
 // JSON-NEXT: "idealSectorsPerRequest": 4,
 // JSON-NEXT: "sectorUseFraction": 0.125,
 // JSON-NEXT: "sectorsPerRequest": 32,
