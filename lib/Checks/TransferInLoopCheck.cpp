@@ -479,9 +479,9 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
           !ConstantMemory && (!DevRoot || !Written || Written->count(DevRoot));
       if (Overwritten && !roundTrip(Loop, DevRoot, HostRoot)) {
         A.Fix = CopyFix::RestoreOnDevice;
-        A.Text = Same + ", and the loop's kernels may overwrite the destination: if the copy "
-                        "restores it, keep a pristine copy on the device and restore it with a "
-                        "device-to-device cudaMemcpy, at device-memory bandwidth";
+        A.Text = Same + ", but the loop's kernels may write the destination: if the copy "
+                        "restores it, keep a copy on the device and restore it with a "
+                        "device-to-device cudaMemcpy";
         return A;
       }
     }

@@ -156,7 +156,7 @@ float hostReads(float *h, float *d, int steps) {
 // copy restores the input each time, which a device-to-device copy does faster.
 void restores(const float *hInput, float *hOut, float *d, int steps) {
   for (int s = 0; s < steps; ++s) {
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}do not change in the loop, and the loop's kernels may overwrite the destination: if the copy restores it, keep a pristine copy on the device and restore it with a device-to-device cudaMemcpy, at device-memory bandwidth [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}do not change in the loop, but the loop's kernels may write the destination: if the copy restores it, keep a copy on the device and restore it with a device-to-device cudaMemcpy [transfer-in-loop]
     cudaMemcpy(d, hInput, Bytes, cudaMemcpyHostToDevice);
     twice<<<N / 256, 256>>>(d, N);
     // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}; each iteration copies different data: overlap{{.*}} [transfer-in-loop]
@@ -195,7 +195,7 @@ void symbols(const float *h, float *d) {
   for (int i = 0; i < 10; ++i) {
     // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyToSymbol runs on every iteration of this loop; 64 bytes copied each time; its source, destination and size do not change in the loop: hoist it before the loop (10 iterations move 640 bytes in all) [transfer-in-loop]
     cudaMemcpyToSymbol(coeffs, h, sizeof(coeffs));
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyToSymbol runs on every iteration{{.*}}, and the loop's kernels may overwrite the destination{{.*}} [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyToSymbol runs on every iteration{{.*}}, but the loop's kernels may write the destination{{.*}} [transfer-in-loop]
     cudaMemcpyToSymbol(state, h, sizeof(state));
     useSymbols<<<1, 16>>>(d);
   }
