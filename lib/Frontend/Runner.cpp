@@ -295,7 +295,7 @@ Expected<std::vector<FileResult>> runOnFiles(const std::vector<std::string> &Fil
                                              const ConsumerFactory &Factory) {
   Runner R(Opts, Factory);
   if (Error E = R.prepare())
-    return std::move(E);
+    return E;
   std::vector<FileResult> Results(Files.size());
   unsigned Jobs = Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
   Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
