@@ -524,7 +524,7 @@ Provenance ProvenanceAnalysis::trace(const Expr *E, unsigned Depth, unsigned Par
     // std::data(v)
     if (FD && isStdNamed(FD, "data") && CE->getNumArgs() == 1)
       return traceContainer(CE->getArg(0), Depth + 1, ParamBudget);
-    return Provenance::unknown();
+    return traceReturns(FD, Depth + 1);
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
@@ -724,6 +724,40 @@ Provenance ProvenanceAnalysis::traceDef(const Def &D, unsigned Depth, unsigned P
   }
   }
   return Provenance::unknown();
+}
+
+/// A function of the TU that returns an allocation (`allocHost(n)`): what
+/// every one of its return statements returns, without following its
+/// parameters.
+Provenance ProvenanceAnalysis::traceReturns(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || isSystemDecl(Def) || !Def->getReturnType()->isPointerType() ||
+      Depth > MaxDepth)
+    return Provenance::unknown();
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
+    return Provenance::unknown();
+  struct Returns : RecursiveASTVisitor<Returns> {
+    std::vector<const Expr *> Values;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Values.push_back(R->getRetValue());
+      return true;
+    }
+  } R;
+  R.TraverseStmt(Def->getBody());
+  if (R.Values.empty() || !Visiting.insert(Def).second)
+    return Provenance::unknown();
+  Provenance Result;
+  bool First = true;
+  for (const Expr *V : R.Values) {
+    Provenance P = V ? trace(V, Depth + 1, /*ParamBudget=*/0) : Provenance::unknown();
+    Result = First ? P : merge(Result, P);
+    First = false;
+    if (!Result.known())
+      break;
+  }
+  Visiting.erase(Def);
+  return Result;
 }
 
 /// One level up: the arguments every call site of the function passes.

@@ -225,6 +225,31 @@ TEST(ProvenanceTest, OneLevelOfParameters) {
   EXPECT_EQ(P.kind(2), MemoryKind::Unknown) << "only one level of parameters";
 }
 
+TEST(ProvenanceTest, AllocationHelpers) {
+  Probe P(R"cpp(
+    static float *allocHost(size_t n) { return (float *)malloc(n * sizeof(float)); }
+    static float *allocPinned(size_t n) {
+      float *p = nullptr;
+      cudaMallocHost((void **)&p, n * sizeof(float));
+      return p;
+    }
+    static float *either(bool c, size_t n) { return c ? allocHost(n) : allocPinned(n); }
+    float *external(size_t n);
+    void f() {
+      probe(allocHost(16));
+      probe(allocPinned(16));
+      probe(either(true, 16));
+      probe(external(16));
+    }
+  )cpp");
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_EQ(P.kind(0), MemoryKind::Pageable);
+  EXPECT_EQ(P.source(0), "malloc");
+  EXPECT_EQ(P.kind(1), MemoryKind::Pinned);
+  EXPECT_EQ(P.kind(2), MemoryKind::Unknown) << "the returns disagree";
+  EXPECT_EQ(P.kind(3), MemoryKind::Unknown) << "no body in this file";
+}
+
 TEST(ProvenanceTest, MembersAndGlobals) {
   Probe P(R"cpp(
     struct Buffers { float *host; float *pinned; float *either; };

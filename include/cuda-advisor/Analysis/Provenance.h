@@ -5,7 +5,8 @@
 // value they are given, including `cudaMallocHost(&p, n)` out-parameters),
 // globals and struct members (every store in the translation unit), and one
 // level of parameters of functions of the translation unit (every call site
-// must agree). The answer is Unknown whenever some path is not understood:
+// must agree), and the return statements of allocation helpers of the
+// translation unit (every one must agree). The answer is Unknown whenever some path is not understood:
 // a parameter of a function called from elsewhere, a pointer returned by an
 // unknown function, a pointer whose address escapes, memory that something
 // we cannot see may have registered with cudaHostRegister.
@@ -98,6 +99,7 @@ private:
   Provenance traceContainer(const clang::Expr *Obj, unsigned Depth, unsigned ParamBudget);
   Provenance traceDecl(const clang::ValueDecl *D, unsigned Depth, unsigned ParamBudget);
   Provenance traceParam(const clang::ParmVarDecl *P, unsigned Depth, unsigned ParamBudget);
+  Provenance traceReturns(const clang::FunctionDecl *FD, unsigned Depth);
   Provenance traceDef(const Def &D, unsigned Depth, unsigned ParamBudget);
   Provenance applyRegistration(Provenance P, const clang::ValueDecl *Holder);
   Index &index();
