@@ -106,12 +106,21 @@ static bool nolintCovers(StringRef Rest, StringRef Id) {
   return false;
 }
 
-/// Finds Marker in Line as a whole word and says whether it covers Id.
+/// Whether the text before a marker on its line opens a comment.
+static bool inComment(StringRef LineBefore) {
+  return LineBefore.contains("//") || LineBefore.contains("/*");
+}
+
+/// Finds Marker in a comment of Line as a whole word and says whether it
+/// covers Id.
 static bool lineHas(StringRef Line, StringRef Marker, StringRef Id) {
   size_t Pos = 0;
   while ((Pos = Line.find(Marker, Pos)) != StringRef::npos) {
     StringRef After = Line.drop_front(Pos + Marker.size());
+    bool Commented = inComment(Line.take_front(Pos));
     Pos += Marker.size();
+    if (!Commented)
+      continue;
     // NOLINT must not match NOLINTNEXTLINE / NOLINTBEGIN.
     if (!After.empty() && (llvm::isAlnum(After[0]) || After[0] == '_'))
       continue;
@@ -144,21 +153,37 @@ bool CheckContext::isSuppressed(clang::SourceLocation Loc, StringRef CheckId) {
     if (lineHas(Buffer.slice(StartOfLine(PrevEnd), PrevEnd), "NOLINTNEXTLINE", CheckId))
       return true;
   }
-  // NOLINTBEGIN(...) ... NOLINTEND(...) regions before Loc.
-  StringRef Before = Buffer.take_front(LineStart);
-  int Open = 0;
+  // NOLINTBEGIN(...) ... NOLINTEND(...): Loc is suppressed only inside a
+  // region that is closed again (an unmatched NOLINTBEGIN suppresses nothing,
+  // as in clang-tidy, rather than the rest of the file).
+  int Open = 0;  // Regions open at Loc's line.
+  int Later = 0; // Regions opened after it.
   size_t Pos = 0;
-  while ((Pos = Before.find("NOLINT", Pos)) != StringRef::npos) {
-    StringRef After = Before.drop_front(Pos + 6);
-    size_t LineEndPos = After.find('\n');
-    StringRef Rest = After.take_front(LineEndPos);
-    if (Rest.starts_with("BEGIN") && nolintCovers(Rest.drop_front(5), CheckId))
-      ++Open;
-    else if (Rest.starts_with("END") && nolintCovers(Rest.drop_front(3), CheckId) && Open > 0)
-      --Open;
+  while ((Pos = Buffer.find("NOLINT", Pos)) != StringRef::npos) {
+    size_t At = Pos;
     Pos += 6;
+    StringRef Rest = Buffer.drop_front(Pos).take_until([](char C) { return C == '\n'; });
+    if (!inComment(Buffer.slice(StartOfLine(At), At)))
+      continue;
+    bool Begin = Rest.starts_with("BEGIN") && nolintCovers(Rest.drop_front(5), CheckId);
+    bool End = Rest.starts_with("END") && nolintCovers(Rest.drop_front(3), CheckId);
+    if (At < LineStart) {
+      if (Begin)
+        ++Open;
+      else if (End && Open > 0)
+        --Open;
+      continue;
+    }
+    if (Open == 0)
+      return false;
+    if (Begin)
+      ++Later;
+    else if (End && Later > 0)
+      --Later;
+    else if (End)
+      return true; // Closes a region Loc is in.
   }
-  return Open > 0;
+  return false;
 }
 
 void CheckContext::report(Finding F, clang::SourceLocation Loc) {
