@@ -6,16 +6,16 @@
 
 #include <cuda_runtime.h>
 
-__global__ void scale(float *x, int n) {
+__global__ void scale(const float *x, float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) x[i] *= 2.0f;
+  if (i < n) y[i] = x[i] * 2.0f;
 }
 
-void run(float *h, float *d, int n) {
+void run(float *h, float *d, float *e, int n) {
   int threads = 256;
   for (int it = 0; it < 10; ++it) {
     cudaMemcpy(d, h, 4096, cudaMemcpyHostToDevice);
-    scale<<<n / threads, threads>>>(d, n);
+    scale<<<n / threads, threads>>>(d, e, n);
   }
 }
 
@@ -23,12 +23,12 @@ void run(float *h, float *d, int n) {
 // CHECK-EMPTY:
 // CHECK-NEXT:| # | finding | location |
 // CHECK-NEXT:| ---: | --- | --- |
-// CHECK-NEXT:| 1 | warning: cudaMemcpy runs on every iteration of this loop; 4 KiB copied each time; its source, destination and size do not change in the loop: hoist it out of the loop `transfer-in-loop` | `markdown.cu:17:5` |
+// CHECK-NEXT:| 1 | warning: cudaMemcpy runs on every iteration of this loop; 4 KiB copied each time; its source, destination and size do not change in the loop: hoist it before the loop (10 iterations move 40 KiB in all) `transfer-in-loop` | `markdown.cu:17:5` |
 // CHECK-NEXT:| 2 | warning: grid of n / threads blocks drops the last n % threads elements when n is not a multiple of threads; round up `launch-grid-truncation` | `markdown.cu:18:13` |
 // CHECK-EMPTY:
 // CHECK-NEXT:### 1. `transfer-in-loop` at `markdown.cu:17:5`
 // CHECK-EMPTY:
-// CHECK-NEXT:**warning:** cudaMemcpy runs on every iteration of this loop; 4 KiB copied each time; its source, destination and size do not change in the loop: hoist it out of the loop
+// CHECK-NEXT:**warning:** cudaMemcpy runs on every iteration of this loop; 4 KiB copied each time; its source, destination and size do not change in the loop: hoist it before the loop (10 iterations move 40 KiB in all)
 // CHECK-EMPTY:
 // CHECK-NEXT:```cuda
 // CHECK-NEXT:    cudaMemcpy(d, h, 4096, cudaMemcpyHostToDevice);
@@ -41,12 +41,12 @@ void run(float *h, float *d, int n) {
 // CHECK-NEXT:**warning:** grid of n / threads blocks drops the last n % threads elements when n is not a multiple of threads; round up
 // CHECK-EMPTY:
 // CHECK-NEXT:```cuda
-// CHECK-NEXT:    scale<<<n / threads, threads>>>(d, n);
+// CHECK-NEXT:    scale<<<n / threads, threads>>>(d, e, n);
 // CHECK-NEXT:```
 // CHECK-EMPTY:
 // CHECK-NEXT:**Suggested fix:**
 // CHECK-EMPTY:
 // CHECK-NEXT:```diff
-// CHECK-NEXT:-    scale<<<n / threads, threads>>>(d, n);
-// CHECK-NEXT:+    scale<<<(n + threads - 1) / threads, threads>>>(d, n);
+// CHECK-NEXT:-    scale<<<n / threads, threads>>>(d, e, n);
+// CHECK-NEXT:+    scale<<<(n + threads - 1) / threads, threads>>>(d, e, n);
 // CHECK-NEXT:```
