@@ -129,8 +129,16 @@ public:
       if (MD && MD->getIdentifier() && (MD->getName() == "data" || MD->getName() == "get") &&
           MC->getNumArgs() == 0)
         return visit(MC->getImplicitObjectArgument(), Depth + 1);
+      // v.at(i): another element when i changes.
+      if (MD && MD->getIdentifier() && MD->getName() == "at" && MC->getNumArgs() == 1)
+        return combine(Invariance::Unknown, visit(MC->getArg(0), Depth + 1));
       return Invariance::Unknown;
     }
+    // v[i] on a container: another element when i changes; the same one
+    // (whose contents may change) otherwise.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return combine(Invariance::Unknown, visit(OC->getArg(1), Depth + 1));
     if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       return visit(M->getSubExpr(), Depth + 1);
     return Invariance::Unknown;

@@ -583,6 +583,32 @@ ProvenanceAnalysis &TransferInLoopCheck::provenance() {
   return *Origins;
 }
 
+/// Whether the loop also allocates into the pointer Freed: cudaMalloc(&p)
+/// ... cudaFree(p) in one iteration, also through a helper given &p.
+bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
+  ValueTracker &VT = Ctx.facts().values();
+  auto IntoFreed = [&](const Expr *Target) {
+    const auto *U = dyn_cast<UnaryOperator>(Target->IgnoreParenCasts());
+    return U && U->getOpcode() == UO_AddrOf && sameValue(U->getSubExpr(), Freed, VT);
+  };
+  bool Found = false;
+  forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+    if (Found || C->getNumArgs() == 0)
+      return;
+    if (std::optional<ApiInfo> A = classifyApiCall(C)) {
+      Found = (A->Kind == ApiKind::Alloc || A->Kind == ApiKind::HostAlloc) && IntoFreed(C->getArg(0));
+      return;
+    }
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee || !llvm::any_of(C->arguments(), IntoFreed))
+      return;
+    for (const Reached &R : transfersReachedFrom(Callee, 1))
+      if (R.Api.Kind == ApiKind::Alloc || R.Api.Kind == ApiKind::HostAlloc)
+        Found = true;
+  });
+  return Found;
+}
+
 void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
@@ -603,6 +629,10 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   switch (Api.Kind) {
   case ApiKind::Alloc:
   case ApiKind::HostAlloc:
+    // `for (float **p : {&a, &b}) cudaMalloc(p, n)`, `cudaMalloc(&bufs[i], n)`:
+    // a different buffer each iteration is set-up, not per-iteration scratch.
+    if (Call->getNumArgs() == 0 || invarianceIn(Call->getArg(0), Loop, VT) == Invariance::Varies)
+      return;
     Msg = Api.Name + " allocates on every iteration of this loop";
     if (Bytes)
       Msg += " (" + formatBytes(*Bytes) + " each time)";
@@ -610,6 +640,10 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     break;
   case ApiKind::Free:
   case ApiKind::HostFree:
+    // Only the free of a buffer the same loop allocates again (the scratch
+    // pattern): freeing each of several buffers in turn is tear-down.
+    if (Call->getNumArgs() == 0 || !allocatedInLoop(Call->getArg(0), Loop))
+      return;
     Msg = Api.Name + " frees memory on every iteration of this loop; keep the buffer and "
                      "free it once after the loop";
     break;
@@ -620,6 +654,11 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     // iteration to the next) are already the overlapped form of the copy.
     if (const Expr *Stream = streamArgument(Call, Api);
         Stream && Inv != Invariance::Invariant && changesPerIteration(Stream, Loop, VT))
+      return;
+    // A ring or all-to-all of peer copies: each iteration another device pair.
+    if (StringRef(Api.Name).contains("Peer") && Call->getNumArgs() > 3 &&
+        (changesPerIteration(Call->getArg(1), Loop, VT) ||
+         changesPerIteration(Call->getArg(3), Loop, VT)))
       return;
     Msg = Api.Name + " runs on every iteration of this loop";
     if (Bytes)
@@ -664,6 +703,14 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
 void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDecl *Callee,
                                          const Reached &R, const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
+  // `for (auto &dev : devices) setUp(dev)`: a helper that allocates or frees
+  // a different object on each iteration is set-up or tear-down.
+  bool Allocation = R.Api.Kind == ApiKind::Alloc || R.Api.Kind == ApiKind::HostAlloc ||
+                    R.Api.Kind == ApiKind::Free || R.Api.Kind == ApiKind::HostFree;
+  if (Allocation && llvm::any_of(Call->arguments(), [&](const Expr *A) {
+        return invarianceIn(A, Loop, VT) == Invariance::Varies;
+      }))
+    return;
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(R.Api.Name); Arg && *Arg < R.ApiCall->getNumArgs())
     Bytes = VT.evaluateInt(R.ApiCall->getArg(*Arg));

@@ -36,6 +36,7 @@ private:
   };
   const std::vector<Reached> &transfersReachedFrom(const clang::FunctionDecl *FD,
                                                    unsigned Depth);
+  bool allocatedInLoop(const clang::Expr *Freed, const clang::Stmt *Loop);
   void reportDirect(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
                     const clang::Stmt *Loop);
   void reportIndirect(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,

@@ -269,3 +269,49 @@ void suppressed(float *h, float *d) {
     cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
   }
 }
+
+// Set-up and tear-down loops over distinct buffers or devices: each
+// iteration allocates, frees or exchanges a different object.
+struct Device {
+  int Id;
+  float *Data, *Inbox;
+  cudaStream_t Stream;
+};
+static void setUp(Device &D) {
+  cudaSetDevice(D.Id);
+  cudaMalloc(&D.Data, Bytes);
+  cudaMalloc(&D.Inbox, Bytes);
+}
+void perBuffer(std::vector<Device> &Devs, int count) {
+  float *a, *b, *c;
+  for (float **p : {&a, &b, &c})
+    cudaMalloc(p, Bytes);
+  float *bufs[8];
+  for (int i = 0; i < 8; ++i)
+    cudaMalloc(&bufs[i], Bytes);
+  for (Device &D : Devs)
+    setUp(D);
+  for (int i = 0; i < count; ++i) {
+    Device &From = Devs[i], &To = Devs[(i + 1) % count];
+    cudaMemcpyPeerAsync(To.Inbox, To.Id, From.Data, From.Id, Bytes, From.Stream);
+  }
+  for (float *p : {a, b, c})
+    cudaFree(p);
+  for (int i = 0; i < 8; ++i)
+    cudaFree(bufs[i]);
+}
+
+// ... but the same scratch buffer allocated and freed each iteration is
+// reported, also through a helper called with the same arguments each time.
+static void scratchStep(float **tmp) {
+  cudaMalloc(tmp, Bytes);
+}
+void scratchViaHelper(int steps) {
+  float *tmp;
+  for (int s = 0; s < steps; ++s) {
+    // CHECK: :[[@LINE+1]]:5: warning: 'scratchStep' calls cudaMalloc and runs on every iteration of this loop; 4 MiB allocated each time [transfer-in-loop]
+    scratchStep(&tmp);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration of this loop
+    cudaFree(tmp);
+  }
+}
