@@ -179,7 +179,9 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   }
 
   bool InputErrors = false;
-  size_t Unreadable = 0; // Sources that could not be parsed at all.
+  size_t Unreadable = 0;    // Sources that could not be parsed at all.
+  size_t WithErrors = 0;    // Sources analyzed despite compiler errors.
+  size_t BadProfiles = 0;   // Profiles that could not be read.
   report::ReportContext Report;
   Report.ToolVersion = CUDA_ADVISOR_VERSION;
   Report.Checks = Known;
@@ -234,6 +236,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
         errs() << R.CompilerErrors;
         Report.Errors.push_back({R.File, "compiler errors"});
         InputErrors = true;
+        ++WithErrors;
       }
       std::move(R.Findings.begin(), R.Findings.end(), std::back_inserter(Findings));
     }
@@ -246,8 +249,11 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     for (const std::string &P : Opts.Profiles) {
       auto Read = profile::readProfile(P);
       if (!Read) {
-        error(toString(Read.takeError()));
+        std::string Why = toString(Read.takeError());
+        error(Why);
+        Report.Errors.push_back({P, Why});
         InputErrors = true;
+        ++BadProfiles;
         continue;
       }
       Merged.merge(std::move(*Read));
@@ -273,7 +279,11 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     }
   }
   raw_ostream &OS = File ? File->os() : outs();
-  Report.Color = Opts.Color.value_or(!File && sys::Process::StandardOutIsDisplayed());
+  // Colour on a terminal, unless NO_COLOR (no-color.org) or TERM=dumb says no.
+  auto Env = [](const char *V) { return sys::Process::GetEnv(V).value_or(""); };
+  bool Terminal = !File && sys::Process::StandardOutIsDisplayed() && Env("NO_COLOR").empty() &&
+                  Env("TERM") != "dumb";
+  Report.Color = Opts.Color.value_or(Terminal);
   report::emit(*Format, OS, Findings, Report);
   OS.flush(); // Before anything else goes to stderr: they may share a terminal.
   if (File)
@@ -285,13 +295,17 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
       InputErrors = true;
     }
   if (Opts.Fix) {
-    auto Applied = report::applyFixes(Findings);
-    if (!Applied) {
-      error(toString(Applied.takeError()));
+    report::FixOutcome Fixed;
+    if (Error E = report::applyFixesInPlace(Findings, Fixed)) {
+      error(toString(std::move(E)));
       InputErrors = true;
-    } else if (!Opts.Quiet) {
-      note("applied " + Twine(*Applied) + " fix-its");
     }
+    for (const std::string &Skip : Fixed.Skipped)
+      WithColor::warning(errs(), "cuda-advisor") << Skip << "\n";
+    if (!Opts.Quiet)
+      note("applied " + Twine(Fixed.Applied) + (Fixed.Applied == 1 ? " fix-it" : " fix-its") +
+           " in " + Twine(Fixed.FilesChanged.size()) +
+           (Fixed.FilesChanged.size() == 1 ? " file" : " files"));
   }
 
   unsigned Failing = 0;
@@ -299,10 +313,21 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     if (F.Level >= Cfg.FailOn)
       ++Failing;
   // No summary when no source could be read at all: the errors say it all.
-  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Opts.Sources.size())
+  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Opts.Sources.size()) {
+    SmallVector<std::string, 3> Problems;
+    if (WithErrors)
+      Problems.push_back(std::to_string(WithErrors) + " with compiler errors");
+    if (Unreadable)
+      Problems.push_back(std::to_string(Unreadable) + " not analyzed");
+    if (BadProfiles)
+      Problems.push_back(std::to_string(BadProfiles) +
+                         (BadProfiles == 1 ? " profile not read" : " profiles not read"));
     errs() << Findings.size() << (Findings.size() == 1 ? " finding" : " findings") << " in "
-           << Opts.Sources.size() << (Opts.Sources.size() == 1 ? " file" : " files")
-           << (InputErrors ? " (some input could not be analyzed)" : "") << ".\n";
+           << Opts.Sources.size() << (Opts.Sources.size() == 1 ? " file" : " files");
+    if (!Problems.empty())
+      errs() << " (" << join(Problems, ", ") << ")";
+    errs() << ".\n";
+  }
   if (InputErrors)
     return ExitInputError;
   return Failing ? ExitFindings : ExitClean;

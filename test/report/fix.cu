@@ -22,7 +22,7 @@ void run(float *d, int n) {
   scale<<<blocks, 512>>>(d, n);
 }
 
-// APPLY: cuda-advisor: note: applied 2 fix-its
+// APPLY: cuda-advisor: note: applied 2 fix-its in 1 file
 // APPLY-NOT: warning
 
 // FIXED: {{^}}  scale<<<(n + threads - 1) / threads, threads>>>(d, n);
