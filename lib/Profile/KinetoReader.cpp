@@ -47,37 +47,8 @@ Error fail(StringRef Path, const Twine &Message) {
                            Message.str().c_str());
 }
 
-/// Kineto's spellings of CUPTI's memory kinds ("Pageable", "Device Static").
-std::optional<MemoryKind> parseMemoryKind(StringRef S) {
-  return StringSwitch<std::optional<MemoryKind>>(S.trim().lower())
-      .Case("unknown", MemoryKind::Unknown)
-      .Case("pageable", MemoryKind::Pageable)
-      .Case("pinned", MemoryKind::Pinned)
-      .Case("device", MemoryKind::Device)
-      .Case("array", MemoryKind::Array)
-      .Case("managed", MemoryKind::Managed)
-      .Case("device static", MemoryKind::DeviceStatic)
-      .Case("managed static", MemoryKind::ManagedStatic)
-      .Default(std::nullopt);
-}
-
-std::optional<CopyKind> parseCopyKind(StringRef S) {
-  return StringSwitch<std::optional<CopyKind>>(S)
-      .Case("HtoD", CopyKind::HtoD)
-      .Case("DtoH", CopyKind::DtoH)
-      .Case("HtoA", CopyKind::HtoA)
-      .Case("AtoH", CopyKind::AtoH)
-      .Case("AtoA", CopyKind::AtoA)
-      .Case("AtoD", CopyKind::AtoD)
-      .Case("DtoA", CopyKind::DtoA)
-      .Case("DtoD", CopyKind::DtoD)
-      .Case("HtoH", CopyKind::HtoH)
-      .Case("PtoP", CopyKind::PtoP)
-      .Case("Unknown", CopyKind::Unknown)
-      .Default(std::nullopt);
-}
-
-std::optional<SyncKind> parseSyncKind(StringRef Name) {
+/// Kineto's names of CUPTI's synchronization types.
+std::optional<SyncKind> parseKinetoSyncKind(StringRef Name) {
   return StringSwitch<std::optional<SyncKind>>(Name)
       .Case("Event Sync", SyncKind::EventSynchronize)
       .Case("Stream Wait Event", SyncKind::StreamWaitEvent)
@@ -286,7 +257,7 @@ void KinetoReader::readEvent(const json::Object &E) {
   if (*Cat == "cuda_sync") {
     Sync S;
     Gpu(S);
-    S.Kind = parseSyncKind(Name).value_or(SyncKind::Unknown);
+    S.Kind = parseKinetoSyncKind(Name).value_or(SyncKind::Unknown);
     P.Syncs.push_back(S);
     return;
   }

@@ -30,45 +30,6 @@ Error fail(StringRef Path, size_t Line, const Twine &Message) {
                            Message.str().c_str());
 }
 
-std::optional<CopyKind> parseCopyKind(StringRef S) {
-  return StringSwitch<std::optional<CopyKind>>(S)
-      .Case("unknown", CopyKind::Unknown)
-      .Case("HtoD", CopyKind::HtoD)
-      .Case("DtoH", CopyKind::DtoH)
-      .Case("HtoA", CopyKind::HtoA)
-      .Case("AtoH", CopyKind::AtoH)
-      .Case("AtoA", CopyKind::AtoA)
-      .Case("AtoD", CopyKind::AtoD)
-      .Case("DtoA", CopyKind::DtoA)
-      .Case("DtoD", CopyKind::DtoD)
-      .Case("HtoH", CopyKind::HtoH)
-      .Case("PtoP", CopyKind::PtoP)
-      .Default(std::nullopt);
-}
-
-std::optional<MemoryKind> parseMemoryKind(StringRef S) {
-  return StringSwitch<std::optional<MemoryKind>>(S)
-      .Case("unknown", MemoryKind::Unknown)
-      .Case("pageable", MemoryKind::Pageable)
-      .Case("pinned", MemoryKind::Pinned)
-      .Case("device", MemoryKind::Device)
-      .Case("array", MemoryKind::Array)
-      .Case("managed", MemoryKind::Managed)
-      .Case("device-static", MemoryKind::DeviceStatic)
-      .Case("managed-static", MemoryKind::ManagedStatic)
-      .Default(std::nullopt);
-}
-
-std::optional<SyncKind> parseSyncKind(StringRef S) {
-  return StringSwitch<std::optional<SyncKind>>(S)
-      .Case("unknown", SyncKind::Unknown)
-      .Case("event-synchronize", SyncKind::EventSynchronize)
-      .Case("stream-wait-event", SyncKind::StreamWaitEvent)
-      .Case("stream-synchronize", SyncKind::StreamSynchronize)
-      .Case("context-synchronize", SyncKind::ContextSynchronize)
-      .Default(std::nullopt);
-}
-
 /// The fields of one record, with the first problem remembered so that each
 /// record type reads as a list of fields and checks once.
 class Fields {

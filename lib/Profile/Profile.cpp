@@ -1,6 +1,7 @@
 //===- Profile.cpp --------------------------------------------------------===//
 #include "cuda-advisor/Profile/Profile.h"
 
+#include <cctype>
 #include <iterator>
 
 namespace cuda_advisor::profile {
@@ -24,6 +25,40 @@ const char *syncKindName(SyncKind K) {
                                       "stream-synchronize", "context-synchronize"};
   auto I = static_cast<size_t>(K);
   return I < std::size(Names) ? Names[I] : "unknown";
+}
+
+/// Name without case, spaces, hyphens and underscores.
+static std::string normalizedName(std::string_view Name) {
+  std::string Out;
+  for (char C : Name)
+    if (C != ' ' && C != '-' && C != '_')
+      Out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(C))));
+  return Out;
+}
+
+/// The enumerator whose name (by NameOf) matches Name, among the First..Last.
+template <typename Enum>
+static std::optional<Enum> parseByName(std::string_view Name, Enum Last,
+                                       const char *(*NameOf)(Enum)) {
+  std::string Wanted = normalizedName(Name);
+  if (Wanted.empty())
+    return std::nullopt;
+  for (unsigned I = 0; I <= static_cast<unsigned>(Last); ++I)
+    if (normalizedName(NameOf(static_cast<Enum>(I))) == Wanted)
+      return static_cast<Enum>(I);
+  return std::nullopt;
+}
+
+std::optional<CopyKind> parseCopyKind(std::string_view Name) {
+  return parseByName(Name, CopyKind::PtoP, copyKindName);
+}
+
+std::optional<MemoryKind> parseMemoryKind(std::string_view Name) {
+  return parseByName(Name, MemoryKind::ManagedStatic, memoryKindName);
+}
+
+std::optional<SyncKind> parseSyncKind(std::string_view Name) {
+  return parseByName(Name, SyncKind::ContextSynchronize, syncKindName);
 }
 
 template <typename T> static void appendShifted(std::vector<T> &To, std::vector<T> &&From,

@@ -59,3 +59,21 @@ TEST(ProfileTest, KindNames) {
 }
 
 } // namespace
+
+TEST(ProfileKindNamesTest, ParseInvertsTheNamesAndAcceptsOtherSpellings) {
+  using namespace cuda_advisor::profile;
+  for (unsigned I = 0; I <= static_cast<unsigned>(CopyKind::PtoP); ++I)
+    EXPECT_EQ(parseCopyKind(copyKindName(static_cast<CopyKind>(I))), static_cast<CopyKind>(I));
+  for (unsigned I = 0; I <= static_cast<unsigned>(MemoryKind::ManagedStatic); ++I)
+    EXPECT_EQ(parseMemoryKind(memoryKindName(static_cast<MemoryKind>(I))),
+              static_cast<MemoryKind>(I));
+  for (unsigned I = 0; I <= static_cast<unsigned>(SyncKind::ContextSynchronize); ++I)
+    EXPECT_EQ(parseSyncKind(syncKindName(static_cast<SyncKind>(I))), static_cast<SyncKind>(I));
+  // Kineto's spellings ("Memcpy HtoD (Pageable -> Device)", "Device Static").
+  EXPECT_EQ(parseMemoryKind("Device Static"), MemoryKind::DeviceStatic);
+  EXPECT_EQ(parseMemoryKind("Pageable"), MemoryKind::Pageable);
+  EXPECT_EQ(parseCopyKind("DtoH"), CopyKind::DtoH);
+  EXPECT_EQ(parseCopyKind("Unknown"), CopyKind::Unknown);
+  EXPECT_FALSE(parseCopyKind("HtoX"));
+  EXPECT_FALSE(parseMemoryKind(""));
+}

@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuda_advisor::profile {
@@ -37,6 +38,14 @@ enum class SyncKind : uint8_t {
 const char *copyKindName(CopyKind K);     // "HtoD"...
 const char *memoryKindName(MemoryKind K); // "pageable"...
 const char *syncKindName(SyncKind K);
+
+/// The inverses of copyKindName, memoryKindName and syncKindName. Case,
+/// spaces, hyphens and underscores do not matter, so that other tools'
+/// spellings of the same CUPTI names match too ("Device Static" and
+/// "device-static", "HtoD" and "htod").
+std::optional<CopyKind> parseCopyKind(std::string_view Name);
+std::optional<MemoryKind> parseMemoryKind(std::string_view Name);
+std::optional<SyncKind> parseSyncKind(std::string_view Name);
 
 /// Index into Profile::Processes.
 using ProcessIndex = uint32_t;
