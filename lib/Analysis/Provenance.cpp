@@ -1,5 +1,6 @@
 //===- Provenance.cpp - Where a host pointer's memory comes from ----------===//
 #include "cuda-advisor/Analysis/Provenance.h"
+#include "cuda-advisor/Analysis/Values.h"
 #include "cuda-advisor/Analysis/CudaApi.h"
 
 #include "clang/AST/ASTContext.h"
@@ -45,23 +46,6 @@ const Expr *stripCasts(const Expr *E) {
   return E;
 }
 
-const Expr *stripTemporaries(const Expr *E) {
-  while (E) {
-    const Expr *Prev = E;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    if (E == Prev)
-      return E;
-  }
-  return E;
-}
 
 /// The variable or member an lvalue names directly: `p`, `s.p`, `s->p`.
 const ValueDecl *keyOf(const Expr *E) {

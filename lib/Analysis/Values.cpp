@@ -141,6 +141,9 @@ bool isDim3Type(QualType T) {
   return RD && RD->getIdentifier() && (RD->getName() == "dim3");
 }
 
+
+} // namespace
+
 const Expr *stripTemporaries(const Expr *E) {
   while (E) {
     const Expr *Prev = E;
@@ -166,8 +169,6 @@ const Expr *stripTemporaries(const Expr *E) {
   }
   return E;
 }
-
-} // namespace
 
 void ValueTracker::indexFunction(const FunctionDecl *FD) {
   if (!FD || Indexed.count(FD))

@@ -24,18 +24,7 @@ void LaunchGridTruncationCheck::registerMatchers(MatchFinder &Finder) {
       this);
 }
 
-static const Expr *strip(const Expr *E) {
-  while (true) {
-    const Expr *Prev = E;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
-      E = C->getSubExpr();
-    if (E == Prev)
-      return E;
-  }
-}
+static const Expr *strip(const Expr *E) { return stripTemporaries(E); }
 
 /// The expressions giving grid.x, grid.y, grid.z (an int grid is x only).
 static SmallVector<const Expr *, 3> gridComponents(const Expr *Grid, ValueTracker &VT) {

@@ -83,6 +83,10 @@ private:
   llvm::DenseMap<const clang::VarDecl *, VarWrites> Writes;
 };
 
+/// E without what does not change its value: parens, implicit and explicit
+/// casts, temporaries, cleanups and copy/move constructions.
+const clang::Expr *stripTemporaries(const clang::Expr *E);
+
 /// Whether Candidate is the same value as Ref: the same variable, the same
 /// constant, or the same expression up to parens and casts.
 bool sameValue(const clang::Expr *A, const clang::Expr *B, ValueTracker &VT);
