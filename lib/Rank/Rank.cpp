@@ -108,6 +108,49 @@ void shareOfOwnRuns(Cost &C, const ProfileIndex &Index, ArrayRef<size_t> Calls,
     C.WallShare = Measured / static_cast<double>(Wall);
 }
 
+/// With several processes merged (a multi-process run, several runs): which
+/// process and GPU a runtime finding is about, in its message and evidence.
+void sayWhere(RuntimeFinding &R, const Profile &P) {
+  std::set<ProcessIndex> Procs = R.Processes;
+  std::set<uint32_t> Devices;
+  for (size_t I : R.Calls)
+    Procs.insert(P.ApiCalls[I].Process);
+  for (size_t I : R.Kernels) {
+    Procs.insert(P.Kernels[I].Process);
+    Devices.insert(P.Kernels[I].Device);
+  }
+  // The copies, memsets and kernels the calls made (same process, same
+  // correlation id) name the GPUs.
+  for (size_t I : R.Calls) {
+    const ApiCall &A = P.ApiCalls[I];
+    auto Same = [&](const auto &Rec) {
+      return Rec.Process == A.Process && Rec.Correlation == A.Correlation && A.Correlation;
+    };
+    for (const Copy &Cp : P.Copies)
+      if (Same(Cp))
+        Devices.insert(Cp.Device);
+    for (const Kernel &K : P.Kernels)
+      if (Same(K))
+        Devices.insert(K.Device);
+  }
+  if (const json::Value *D = R.F.Evidence.get("device"))
+    if (std::optional<int64_t> Id = D->getAsInteger())
+      Devices.insert(static_cast<uint32_t>(*Id));
+  if (Procs.size() != 1)
+    return;
+  const Process &Proc = P.Processes[*Procs.begin()];
+  std::string Where = " (process " + std::to_string(Proc.Pid);
+  if (Devices.size() == 1)
+    Where += ", GPU " + std::to_string(*Devices.begin());
+  Where += ")";
+  R.F.Message += Where;
+  R.F.Evidence["pid"] = static_cast<int64_t>(Proc.Pid);
+  if (!Proc.SourceFile.empty())
+    R.F.Evidence["profile"] = Proc.SourceFile;
+  if (Devices.size() == 1)
+    R.F.Evidence["device"] = static_cast<int64_t>(*Devices.begin());
+}
+
 bool coveredByStatic(const RuntimeFinding &R, const Claims &C) {
   size_t Total = R.Calls.size() + R.Kernels.size();
   if (Total == 0)
@@ -162,6 +205,8 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   for (RuntimeFinding &R : runRuntimeRules(Model, Cfg, Enabled)) {
     if (coveredByStatic(R, C))
       continue;
+    if (P.Processes.size() > 1)
+      sayWhere(R, P);
     std::vector<size_t> Calls(R.Calls.begin(), R.Calls.end()),
         Kernels(R.Kernels.begin(), R.Kernels.end());
     shareOfOwnRuns(*R.F.Ranking, Index, Calls, Kernels, R.Processes);

@@ -16,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace cuda_advisor::profile;
@@ -367,8 +368,20 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
   // a host-bound loop makes many.
   uint64_t MinGaps = static_cast<uint64_t>(option(Id, "MinGaps", 10));
   double MinShare = optionShare(Id, "MinIdleShare", 0.1);
-  for (ProcessIndex Proc = 0; Proc < P.Processes.size(); ++Proc) {
-    const IntervalSet &Busy = Index.busy(Proc);
+  // Per GPU of each process: with one host thread per device, one GPU can
+  // starve while the host drives another.
+  std::set<std::pair<ProcessIndex, uint32_t>> Gpus;
+  for (const Kernel &K : P.Kernels)
+    Gpus.insert({K.Process, K.Device});
+  for (const Copy &Cp : P.Copies)
+    Gpus.insert({Cp.Process, Cp.Device});
+  for (const Memset &M : P.Memsets)
+    Gpus.insert({M.Process, M.Device});
+  std::map<ProcessIndex, unsigned> GpusOf;
+  for (auto &[Proc, Dev] : Gpus)
+    ++GpusOf[Proc];
+  for (auto &[Proc, Dev] : Gpus) {
+    const IntervalSet &Busy = Index.busy(Proc, Dev);
     if (Busy.intervals().size() < 2)
       continue;
     Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
@@ -387,15 +400,16 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     if (Count < MinGaps ||
         static_cast<double>(Idle) < MinShare * static_cast<double>(Span.length()))
       continue;
+    std::string Gpu = GpusOf[Proc] > 1 ? formatv("GPU {0}", Dev).str() : std::string("the GPU");
     std::string Msg =
-        formatv("the GPU waited for the CPU {0} times, {1} in all ({2}% of the {3} between its "
+        formatv("{5} waited for the CPU {0} times, {1} in all ({2}% of the {3} between its "
                 "first and last work; the longest gap {4}): the host's own work between "
                 "launches is the bottleneck; overlap it with the GPU (asynchronous data "
                 "loading, more work per launch, CUDA Graphs)",
                 Count, formatTime(Idle),
                 static_cast<int>(std::lround(100.0 * static_cast<double>(Idle) /
                                              static_cast<double>(Span.length()))),
-                formatTime(Span.length()), formatTime(Longest));
+                formatTime(Span.length()), formatTime(Longest), Gpu);
     Cost C = Model.make(Count, Idle, Idle,
                         formatv("an upper bound: the idle gaps of at least {0} while the host "
                                 "was not waiting in a CUDA call, if all that host work ran "
@@ -404,6 +418,7 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                         CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), nullptr, std::move(C));
     R.Processes.insert(Proc);
+    R.F.Evidence["device"] = static_cast<int64_t>(Dev);
     Out.push_back(std::move(R));
   }
 }
