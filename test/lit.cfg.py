@@ -10,6 +10,8 @@ config.excludes = ["Inputs", "Unit", "gpu", "CMakeLists.txt", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuda_advisor_obj_root, "test")
 
+config.substitutions.append(("%collector", os.path.join(config.cuda_advisor_obj_root, "lib", "libcuda-advisor-collector.so")))
+config.substitutions.append(("%cxx", shutil.which("g++") or "c++"))
 config.substitutions.append(("%cuda-advisor", os.path.join(config.cuda_advisor_tools_dir, "cuda-advisor")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%mock_cuda", os.path.join(config.test_source_root, "Inputs", "mock-cuda")))
