@@ -61,6 +61,8 @@
 #define __inline_hint__
 #define CUDARTAPI
 #define CUDAAPI
+#define CUDART_CB
+#define CUDA_CB
 #define __CUDA_ALIGN__(n) __align__(n)
 #ifdef __cplusplus
 #define CUDA_ADVISOR_DV(v) = v
@@ -85,6 +87,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+
+/* ----- The include guards of the toolkit's headers ------------------------
+ * Every header of this directory declares everything, as nvcc's implicit
+ * cuda_runtime.h does for a .cu file. Code tests these guards to find out
+ * what was included: NVIDIA's samples' helper_cuda.h defines checkCudaErrors
+ * only under __DRIVER_TYPES_H__ and findCudaDevice under __CUDA_RUNTIME_H__. */
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __CUDA_PROFILER_API_H__
+#define __SURFACE_TYPES_H__
+#define __TEXTURE_TYPES_H__
+#define __CHANNEL_DESCRIPTOR_H__
+#define __cuda_cuda_h__
 
 #include "cuda_advisor_minimal_types.h"
 #include "cuda_advisor_minimal_runtime.h"
