@@ -83,6 +83,28 @@ static bool readsGridDim(const FunctionDecl *Kernel) {
   return F.Found;
 }
 
+/// The function tests N % T (`if (n % t != 0) exit(1);`, `assert(n % t == 0)`,
+/// `if (n % t) ++blocks;`): its author knows about the remainder, and either
+/// rejects it or handles it, so the grid is as intended.
+static bool testsRemainder(const FunctionDecl *F, const Expr *N, const Expr *T, ValueTracker &VT) {
+  if (!F || !F->hasBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Expr *N, *T;
+    ValueTracker &VT;
+    bool Found = false;
+    Finder(const Expr *N, const Expr *T, ValueTracker &VT) : N(N), T(T), VT(VT) {}
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if ((BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_RemAssign) &&
+          sameValue(BO->getLHS(), N, VT) && sameValue(BO->getRHS(), T, VT))
+        Found = true;
+      return !Found;
+    }
+  } Fn(N, T, VT);
+  Fn.TraverseStmt(F->getBody());
+  return Fn.Found;
+}
+
 static std::string textOf(const Expr *E, ASTContext &Ctx) {
   CharSourceRange R = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
@@ -124,6 +146,9 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     if (NV && TV && *NV % *TV == 0)
       continue; // Divides exactly.
+    if (testsRemainder(enclosingFunction(Div, AST), N, T, VT) ||
+        testsRemainder(enclosingFunction(Call, AST), N, T, VT))
+      continue; // Checked (or rounded) by hand.
     std::string NText = textOf(N, AST), TText = textOf(T, AST);
     if (NText.empty() || TText.empty())
       continue;

@@ -75,3 +75,22 @@ void good(float *d, int n, int w, int h, int tile) {
   add<<<n / tile, threads>>>(d, n);
   add2d<<<dim3((w + 31) / 32, (h + 7) / 8), dim3(32, 8)>>>(d, w, h);
 }
+
+// The program rejects sizes the block does not divide before it sizes the grid:
+// the truncating division is what the author meant.
+int checked(float *d, int side) {
+  const int Tile = 32;
+  if (side % Tile != 0)
+    return 1;
+  dim3 tiles(side / Tile, side / Tile), threads(Tile, 8);
+  add2d<<<tiles, threads>>>(d, side, side);
+  return 0;
+}
+
+// A test of some other remainder says nothing about this grid.
+void unrelated(float *d, int n) {
+  if (n % 2 != 0)
+    return;
+  // CHECK: :[[@LINE+1]]:9: warning: grid of n / 64 blocks drops the last n % 64 elements
+  add<<<n / 64, 64>>>(d, n);
+}
