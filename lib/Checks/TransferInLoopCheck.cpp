@@ -609,6 +609,89 @@ bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
   return Found;
 }
 
+/// A scalar variable whose address is the host side of a copy: `&stop`.
+static const VarDecl *addressedScalar(const Expr *E) {
+  const auto *UO = E ? dyn_cast<UnaryOperator>(E->IgnoreParenCasts()) : nullptr;
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->getType()->isScalarType() && !V->getType()->isPointerType() ? V : nullptr;
+}
+
+static bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl() == V;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+/// Whether S leaves the loop: `break;`, `return ...;`, or a block ending so.
+static bool leavesLoop(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && leavesLoop(CS->body_back());
+  return isa_and_nonnull<BreakStmt, ReturnStmt>(S);
+}
+
+/// V decides whether Loop goes on: it is read by the loop's condition, or by
+/// an `if` in the body that leaves the loop.
+static bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
+  const Expr *Cond = nullptr;
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop)) {
+    Cond = F->getCond();
+    Body = F->getBody();
+  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Cond = W->getCond();
+    Body = W->getBody();
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Cond = D->getCond();
+    Body = D->getBody();
+  }
+  if (mentions(Cond, V))
+    return true;
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS)
+    return false;
+  for (const Stmt *S : CS->body())
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      if (mentions(If->getCond(), V) && (leavesLoop(If->getThen()) || leavesLoop(If->getElse())))
+        return true;
+  return false;
+}
+
+/// `do { stop = false; copy(dStop, &stop); kernels; copy(&stop, dStop); } while (stop);`:
+/// a few bytes of a host scalar that decides whether the loop goes on. Such a
+/// copy is the loop's termination protocol (the GPU reports whether it is
+/// done): what it costs is the wait for the GPU, not the bytes, so hoisting,
+/// batching or overlapping it is no advice.
+static bool isLoopControlCopy(const CallExpr *Call, const ApiInfo &Api, const Stmt *Loop,
+                              std::optional<int64_t> Bytes) {
+  if (!Bytes || *Bytes > 64)
+    return false;
+  CopyOperands O = copyOperands(Api.Name);
+  for (std::optional<unsigned> Side : {O.Dst, O.Src})
+    if (const VarDecl *V = addressedScalar(argAt(Call, Side)); V && controlsLoop(V, Loop))
+      return true;
+  return false;
+}
+
+/// The advice for a loop-control copy (above), by direction.
+static std::string loopControlAdvice(std::optional<CopyKind> Direction) {
+  if (Direction == CopyKind::DeviceToHost)
+    return "the loop tests the value it copies back, so every iteration waits for the GPU to "
+           "finish and the GPU idles until the next launch: test it every few iterations, or "
+           "keep the loop on the GPU";
+  if (Direction == CopyKind::HostToDevice)
+    return "it resets the value the loop tests, and a copy from pageable memory first waits "
+           "for the GPU's earlier work: reset it with cudaMemsetAsync or in the kernel";
+  return "";
+}
+
 void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
@@ -663,7 +746,12 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     Msg = Api.Name + " runs on every iteration of this loop";
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " copied each time";
-    Advice = adviseCopy(Call, Api, Loop, Bytes, Inv);
+    if (isLoopControlCopy(Call, Api, Loop, Bytes)) {
+      Advice.Direction = directionOf(Call, Api, Ctx.ast(), provenance());
+      Advice.Text = loopControlAdvice(Advice.Direction);
+    } else {
+      Advice = adviseCopy(Call, Api, Loop, Bytes, Inv);
+    }
     if (!Advice.Text.empty())
       Msg += "; " + Advice.Text;
     break;

@@ -164,13 +164,50 @@ void restores(const float *hInput, float *hOut, float *d, int steps) {
   }
 }
 
-// A convergence flag read by the loop condition.
+// A convergence flag read by the loop condition: the cost is the wait for the
+// GPU on every test, not the four bytes.
 void converge(float *dErr, float tol) {
   float err = 1;
   while (err > tol) {
     twice<<<1, 256>>>(dErr, 1);
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 bytes copied each time; the host reads the result in the loop: copy back only what it needs, or overlap the copies with computation (cudaMemcpyAsync from pinned memory on several streams) [transfer-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 bytes copied each time; the loop tests the value it copies back, so every iteration waits for the GPU to finish and the GPU idles until the next launch: test it every few iterations, or keep the loop on the GPU [transfer-in-loop]
     cudaMemcpy(&err, dErr, sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+
+// A frontier sweep: the host clears a flag, the kernels set it when they
+// change anything, and the loop runs until a pass changes nothing.
+void sweep(float *d, int *dChanged) {
+  int changed = 0;
+  do {
+    changed = 0;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 bytes copied each time; it resets the value the loop tests, and a copy from pageable memory first waits for the GPU's earlier work: reset it with cudaMemsetAsync or in the kernel [transfer-in-loop]
+    cudaMemcpy(dChanged, &changed, sizeof(int), cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}; the loop tests the value it copies back
+    cudaMemcpy(&changed, dChanged, sizeof(int), cudaMemcpyDeviceToHost);
+  } while (changed);
+}
+
+// The same protocol with the test inside the body.
+void sweepBreak(float *d, int *dDone) {
+  for (;;) {
+    twice<<<N / 256, 256>>>(d, N);
+    int done = 0;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}; the loop tests the value it copies back
+    cudaMemcpy(&done, dDone, sizeof(int), cudaMemcpyDeviceToHost);
+    if (done)
+      break;
+  }
+}
+
+// A scalar the loop does not test is plain data: the usual advice.
+void scalarParameter(float *dScale, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    float scale = 1.0f / (s + 1);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 bytes copied each time; if each iteration needs new data, overlap
+    cudaMemcpy(dScale, &scale, sizeof(float), cudaMemcpyHostToDevice);
+    twice<<<1, 256>>>(dScale, 1);
   }
 }
 
