@@ -4,6 +4,9 @@
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
@@ -29,6 +32,132 @@ void LaunchBlockSizeCheck::registerMatchers(MatchFinder &Finder) {
                                                     "::cudaLaunchCooperativeKernel")))))
           .bind("launch"),
       this);
+}
+
+namespace {
+/// Which threadIdx components a kernel and the device functions it calls
+/// read. Unknown when something else could tell the threads of a block apart:
+/// inline PTX (%tid, %laneid), atomics (unique return values), warp votes and
+/// shuffles, cooperative groups, or a call whose body is not in the file.
+struct ThreadIdxUse {
+  bool Unknown = false;
+  bool Reads[3] = {false, false, false};
+};
+
+class ThreadIdxScan : public RecursiveASTVisitor<ThreadIdxScan> {
+public:
+  ThreadIdxScan(const SourceManager &SM, ThreadIdxUse &Use, unsigned Depth)
+      : SM(SM), Use(Use), Depth(Depth) {}
+
+  // threadIdx.x is a property: look at it as written, not at its getter call.
+  bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+    return TraverseStmt(E->getSyntacticForm());
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *) { return fail(); }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) { return fail(); }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *) { return fail(); }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    // The base's DeclRefExpr is visited too: count this use as explained.
+    if (ME->getMemberDecl()->getIdentifier() &&
+        component(ME->getBase(), ME->getMemberDecl()->getName()))
+      ++Members;
+    return !Use.Unknown;
+  }
+  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *MP) {
+    // The base is an OpaqueValueExpr, whose DeclRefExpr is not visited.
+    if (MP->getPropertyDecl()->getIdentifier())
+      component(MP->getBaseExpr(), MP->getPropertyDecl()->getName());
+    return !Use.Unknown;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (isThreadIdx(DRE))
+      ++Refs;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return fail();
+    if (const auto *NS = dyn_cast<NamespaceDecl>(Callee->getEnclosingNamespaceContext()))
+      if (NS->getIdentifier() &&
+          llvm::is_contained({"cooperative_groups", "nvcuda", "cub", "cuda"}, NS->getName()))
+        return fail();
+    if (const IdentifierInfo *II = Callee->getIdentifier()) {
+      StringRef Name = II->getName();
+      for (StringRef Prefix : {"atomic", "__shfl", "__ballot", "__activemask", "__match", "__any",
+                               "__all", "__uni", "__reduce_", "__fns", "clock"})
+        if (Name.starts_with(Prefix))
+          return fail();
+    }
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (SM.isInSystemHeader(Callee->getLocation()))
+      return true; // Math, __syncthreads, printf...
+    if (!Def || !Def->hasBody() || Depth == 0)
+      return fail();
+    if (Visited.insert(Def).second) {
+      ThreadIdxScan Inner(SM, Use, Depth - 1);
+      Inner.Visited = Visited;
+      Inner.TraverseStmt(Def->getBody());
+      if (Inner.Refs > Inner.Members)
+        return fail();
+    }
+    return !Use.Unknown;
+  }
+
+  /// Every threadIdx reference was a .x/.y/.z read.
+  bool complete() const { return Refs <= Members; }
+
+private:
+  bool fail() {
+    Use.Unknown = true;
+    return false;
+  }
+  static bool isThreadIdx(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+      E = OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : E;
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->getIdentifier() && V->getName() == "threadIdx" && !V->isLocalVarDeclOrParm();
+  }
+  /// Records a read of threadIdx.Field; false when Base is not threadIdx.
+  bool component(const Expr *Base, StringRef Field) {
+    if (!isThreadIdx(Base))
+      return false;
+    if (Field.size() == 1 && Field[0] >= 'x' && Field[0] <= 'z')
+      Use.Reads[Field[0] - 'x'] = true;
+    else
+      Use.Unknown = true;
+    return true;
+  }
+
+  const SourceManager &SM;
+  ThreadIdxUse &Use;
+  unsigned Depth;
+  unsigned Refs = 0, Members = 0;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Visited;
+};
+} // namespace
+
+static ThreadIdxUse threadIdxUse(const FunctionDecl *Kernel, const SourceManager &SM) {
+  ThreadIdxUse Use;
+  const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Def->isDependentContext()) {
+    Use.Unknown = true;
+    return Use;
+  }
+  ThreadIdxScan Scan(SM, Use, /*Depth=*/4);
+  Scan.TraverseStmt(Def->getBody());
+  if (!Scan.complete())
+    Use.Unknown = true;
+  return Use;
+}
+
+/// A grid of exactly one block: `k<<<1, 16>>>`, a serial step. Its lanes and
+/// occupancy cost nothing the rest of the GPU could use.
+static bool singleBlock(const Expr *Grid, ValueTracker &VT) {
+  std::optional<Dim3Value> G = Grid ? VT.evaluateDim3(Grid) : std::nullopt;
+  return G && G->total() == std::optional<int64_t>(1);
 }
 
 static std::string shape(const Dim3Value &D) {
@@ -79,8 +208,30 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
            Severity::Error);
       return;
     }
-    if (*Threads <= 0)
+    if (*Threads <= 0 || singleBlock(Site->Grid, VT))
       return;
+    // A 2D/3D block for a kernel that never reads threadIdx.y (or .z): its
+    // rows are copies of each other.
+    if ((*Block->Y > 1 || *Block->Z > 1) && Site->Kernel) {
+      ThreadIdxUse Use = threadIdxUse(Site->Kernel, Ctx.sourceManager());
+      int Dim = !Use.Unknown && *Block->Y > 1 && !Use.Reads[1]   ? 1
+                : !Use.Unknown && *Block->Z > 1 && !Use.Reads[2] ? 2
+                                                                 : 0;
+      if (Dim) {
+        int64_t Copies = Dim == 1 ? *Block->Y : *Block->Z;
+        std::string Axis = Dim == 1 ? "y" : "z";
+        std::string Name = Site->Kernel->getNameAsString();
+        Emit("the block is " + shape(*Block) + " but '" + Name + "' never reads threadIdx." +
+                 Axis + ": its " + std::to_string(Copies) + " " +
+                 (Dim == 1 ? "rows" : "layers") + " of threads compute the same elements, so " +
+                 std::to_string(Copies - 1) + " of every " + std::to_string(Copies) +
+                 " threads repeat the work (and their stores race); drop the " + Axis +
+                 " extent of the block, or fold it into x and divide the grid by " +
+                 std::to_string(Copies),
+             Severity::Warning);
+        return;
+      }
+    }
     if (*Threads % 32 != 0) {
       int64_t Lanes = *Threads % 32;
       int64_t Up = (*Threads + 31) / 32 * 32;

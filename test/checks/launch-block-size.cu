@@ -55,3 +55,45 @@ void good(float *d, int n, int runtimeThreads) {
   b.x = 20; // Changed after construction: not the constructor's value.
   k2<<<n, b>>>(d);
 }
+
+// One thread per row: threadIdx.y never enters the index.
+__global__ void rowSums(const float *m, float *out, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float acc = 0;
+  for (int c = 0; c < cols; ++c)
+    acc += m[r * cols + c];
+  out[r] = acc;
+}
+__device__ int laneRow() { return threadIdx.y; }
+// The same, with the row taken from a helper that reads threadIdx.y.
+__global__ void rowSumsHelper(const float *m, float *out, int rows, int cols) {
+  int r = (blockIdx.x * blockDim.y + laneRow()) * blockDim.x + threadIdx.x;
+  if (r < rows)
+    out[r] = m[r * cols];
+}
+// Threads told apart by an atomic ticket, not by their index.
+__global__ void tickets(int *next, float *out) {
+  int t = atomicAdd(next, 1);
+  out[t] = 1.0f;
+}
+
+void shapes(const float *m, float *out, int rows, int cols, int *next) {
+  dim3 block(32, 8);
+  // CHECK: :[[@LINE+1]]:31: warning: the block is 32x8 but 'rowSums' never reads threadIdx.y: its 8 rows of threads compute the same elements, so 7 of every 8 threads repeat the work (and their stores race); drop the y extent of the block, or fold it into x and divide the grid by 8 [launch-block-size]
+  rowSums<<<(rows + 31) / 32, block>>>(m, out, rows, cols);
+  // CHECK: :[[@LINE+1]]:31: warning: the block is 16x2x4 but 'rowSums' never reads threadIdx.y{{.*}} divide the grid by 2
+  rowSums<<<(rows + 15) / 16, dim3(16, 2, 4)>>>(m, out, rows, cols);
+  rowSums<<<(rows + 255) / 256, 256>>>(m, out, rows, cols);
+  rowSumsHelper<<<(rows + 255) / 256, block>>>(m, out, rows, cols);
+  tickets<<<rows, block>>>(next, out);
+}
+
+// A single block is a serial step: its idle lanes cost nothing else could use.
+void serialSteps(float *d) {
+  k1<<<1, 16>>>(d);
+  k2<<<dim3(1, 1), dim3(16, 16)>>>(d);
+  // CHECK: :[[@LINE+1]]:11: warning: 16 threads per block (16) is not a multiple of the warp size (32)
+  k1<<<2, 16>>>(d);
+}
