@@ -153,13 +153,6 @@ static ThreadIdxUse threadIdxUse(const FunctionDecl *Kernel, const SourceManager
   return Use;
 }
 
-/// A grid of exactly one block: `k<<<1, 16>>>`, a serial step. Its lanes and
-/// occupancy cost nothing the rest of the GPU could use.
-static bool singleBlock(const Expr *Grid, ValueTracker &VT) {
-  std::optional<Dim3Value> G = Grid ? VT.evaluateDim3(Grid) : std::nullopt;
-  return G && G->total() == std::optional<int64_t>(1);
-}
-
 static std::string shape(const Dim3Value &D) {
   std::string S = std::to_string(*D.X);
   if (D.rank() >= 2)
@@ -208,7 +201,7 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
            Severity::Error);
       return;
     }
-    if (*Threads <= 0 || singleBlock(Site->Grid, VT))
+    if (*Threads <= 0)
       return;
     // A 2D/3D block for a kernel that never reads threadIdx.y (or .z): its
     // rows are copies of each other.

@@ -89,11 +89,3 @@ void shapes(const float *m, float *out, int rows, int cols, int *next) {
   rowSumsHelper<<<(rows + 255) / 256, block>>>(m, out, rows, cols);
   tickets<<<rows, block>>>(next, out);
 }
-
-// A single block is a serial step: its idle lanes cost nothing else could use.
-void serialSteps(float *d) {
-  k1<<<1, 16>>>(d);
-  k2<<<dim3(1, 1), dim3(16, 16)>>>(d);
-  // CHECK: :[[@LINE+1]]:11: warning: 16 threads per block (16) is not a multiple of the warp size (32)
-  k1<<<2, 16>>>(d);
-}
