@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -131,7 +132,28 @@ void AccessSharedBankConflictCheck::analyze(const FunctionDecl *Kernel, const Ke
   }
 }
 
+/// The outermost expression around E: the statement an access belongs to
+/// (`temp[i][j] = max(temp[i - 1][j], temp[i][j - 1])` is one).
+static const Stmt *fullExpression(const Expr *E, ASTContext &Ctx) {
+  const Stmt *S = E;
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    if (Parents.empty())
+      break;
+    const auto *P = Parents[0].get<Expr>();
+    if (!P)
+      break;
+    S = P;
+  }
+  return S;
+}
+
 void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
+  // Accesses of one statement with the same conflict on the same buffer are
+  // one finding: the first in the source reports, the others are its notes.
+  using Key = std::tuple<const Stmt *, const void *, unsigned, int64_t>;
+  llvm::MapVector<Key, std::vector<const Conflict *>> Groups;
+  unsigned Unnamed = 0;
   for (auto &Entry : Sites) {
     Conflict &C = Entry.second;
     // A launch whose block is narrower than the warp layout the degree
@@ -140,8 +162,25 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
       auto It = NarrowKernels.find(K->getCanonicalDecl());
       return It != NarrowKernels.end() && It->second != int64_t(C.ThreadsX);
     });
-    if (!C.Kernels.empty())
-      report(C);
+    if (C.Kernels.empty())
+      continue;
+    const void *Buffer = C.Access.Address.Root.Decl;
+    const Stmt *Statement = fullExpression(C.Access.Site, Ctx.ast());
+    if (!Buffer) // Nothing to tell two buffers apart by: keep each alone.
+      Statement = reinterpret_cast<const Stmt *>(uintptr_t(++Unnamed));
+    Groups[Key(Statement, Buffer, C.Banks.Degree, C.AtLeast ? int64_t(-1) : C.StrideWords)]
+        .push_back(&C);
+  }
+  const SourceManager &SM = Ctx.sourceManager();
+  for (auto &[K, Members] : Groups) {
+    llvm::stable_sort(Members, [&](const Conflict *A, const Conflict *B) {
+      return SM.isBeforeInTranslationUnit(SM.getFileLoc(A->Access.Site->getBeginLoc()),
+                                          SM.getFileLoc(B->Access.Site->getBeginLoc()));
+    });
+    std::vector<const Expr *> Siblings;
+    for (const Conflict *C : llvm::drop_begin(Members))
+      Siblings.push_back(C->Access.Site);
+    report(*Members.front(), Siblings);
   }
 }
 
@@ -189,7 +228,8 @@ static std::string indexedPointer(const Expr *Site, const MemoryRoot &Root) {
   return DRE->getDecl()->getName().str();
 }
 
-void AccessSharedBankConflictCheck::report(const Conflict &C) {
+void AccessSharedBankConflictCheck::report(const Conflict &C,
+                                           ArrayRef<const Expr *> Siblings) {
   const MemoryAccess &A = C.Access;
   ASTContext &AST = Ctx.ast();
   std::string Buffer = A.Address.Root.name();
@@ -225,10 +265,16 @@ void AccessSharedBankConflictCheck::report(const Conflict &C) {
       Msg += "; pad the rows by one element ('" + Padded + "')";
   }
 
+  if (!Siblings.empty())
+    Msg += " (" + std::to_string(Siblings.size() + 1) +
+           " accesses of this statement have this conflict)";
+
   auto D = diag(A.Site->getBeginLoc(), Msg);
   D.range(A.Site->getSourceRange());
   for (const FunctionDecl *K : C.Kernels)
     D.kernel(K);
+  for (const Expr *Sibling : Siblings)
+    D.note(Sibling->getBeginLoc(), "another access of '" + Shown + "' with the same conflict");
   if (const auto *V = dyn_cast_or_null<VarDecl>(A.Address.Root.Decl))
     D.note(V->getLocation(), "'" + Buffer + "' declared here");
   if (!A.CallChain.empty())

@@ -36,7 +36,9 @@ private:
   };
   void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
   std::optional<Conflict> evaluate(const analysis::MemoryAccess &A) const;
-  void report(const Conflict &C);
+  /// Reports C; Siblings are further accesses of the same statement with the
+  /// same conflict, shown as its notes.
+  void report(const Conflict &C, llvm::ArrayRef<const clang::Expr *> Siblings);
 
   const unsigned MinDegree; ///< Conflicts of a lower degree are not reported.
   /// The narrowest known blockDim.x below 32 of each kernel's launches in this TU.

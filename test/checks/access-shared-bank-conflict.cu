@@ -47,8 +47,9 @@ __global__ void interleavedReduction(const float *in, float *out) {
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     int index = 2 * s * tid;
     if (index < blockDim.x)
-      // CHECK: :[[@LINE+2]]:7: warning: at least 2-way shared-memory bank conflict on 'sdata': consecutive threads are `2 * s` 4-byte words apart, so whatever its value (other than 0) at least 2 lanes of a warp hit the same bank and the access is replayed that many times [access-shared-bank-conflict]
-      // CHECK: :[[@LINE+1]]:23: warning: at least 2-way shared-memory bank conflict on 'sdata'
+      // Both accesses of the statement have the conflict: one finding, a note for the other.
+      // CHECK: :[[@LINE+2]]:7: warning: at least 2-way shared-memory bank conflict on 'sdata': consecutive threads are `2 * s` 4-byte words apart, so whatever its value (other than 0) at least 2 lanes of a warp hit the same bank and the access is replayed that many times (2 accesses of this statement have this conflict) [access-shared-bank-conflict]
+      // CHECK: :[[@LINE+1]]:23: note: another access of 'sdata' with the same conflict
       sdata[index] += sdata[index + s];
     __syncthreads();
   }
@@ -228,7 +229,7 @@ __global__ void reduceInterleaved(const T *g_idata, T *g_odata, unsigned n) {
     if (index < blockDim.x)
       // CHECK: :[[@LINE+1]]:7: warning: at least 2-way shared-memory bank conflict on 'sdata' into '__smem': consecutive threads are `2 * s` 4-byte words apart
       sdata[index] += sdata[index + s];
-    // CHECK: :[[@LINE-1]]:23: warning: at least 2-way shared-memory bank conflict on 'sdata' into '__smem'
+    // CHECK: :[[@LINE-1]]:23: note: another access of 'sdata' into '__smem' with the same conflict
     __syncthreads();
   }
   if (tid == 0)
@@ -271,7 +272,7 @@ __global__ void scanBlelloch(float *out, const float *in, int n) {
       int ai = offset * (2 * thid + 1) - 1;
       int bi = offset * (2 * thid + 2) - 1;
       // CHECK: :[[@LINE+2]]:7: warning: at least 2-way shared-memory bank conflict on 'temp': consecutive threads are `2 * offset` 4-byte words apart
-      // CHECK: :[[@LINE+1]]:19: warning: at least 2-way shared-memory bank conflict on 'temp'
+      // CHECK: :[[@LINE+1]]:19: note: another access of 'temp' with the same conflict
       temp[bi] += temp[ai];
     }
     offset *= 2;
@@ -332,3 +333,15 @@ void launchReductions(float *a, float *b, unsigned n) {
 // JSON-NEXT: "strideWords": 32,
 // JSON-NEXT: "threadsX": 32,
 // JSON-NEXT: "wavefronts": 32
+
+// One statement, two accesses with different conflicts: two findings.
+__global__ void mixedDegrees(float *out) {
+  __shared__ float wide[32][32];
+  __shared__ float half[32][2];
+  wide[threadIdx.y][threadIdx.x] = threadIdx.x;
+  half[threadIdx.x][threadIdx.y % 2] = 0;
+  __syncthreads();
+  // CHECK: :[[@LINE+2]]:22: warning: 32-way shared-memory bank conflict on 'wide'
+  // CHECK: :[[@LINE+1]]:45: warning: 2-way shared-memory bank conflict on 'half'
+  out[threadIdx.x] = wide[threadIdx.x][0] + half[threadIdx.x][1];
+}
