@@ -245,6 +245,88 @@ bool hostTouches(const Stmt *Loop, const ValueDecl *Root, ProvenanceAnalysis &PA
   return F.Found;
 }
 
+/// Whether host code in Loop may write the buffer Root: a store through it, an
+/// increment, or passing it where the callee may write (anything but a
+/// pointer or reference to const). Reads (a load of an element) do not count;
+/// whatever is not clearly a read counts as a write.
+bool hostWrites(const Stmt *Loop, const ValueDecl *Root, ProvenanceAnalysis &PA,
+                ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ValueDecl *Root;
+    ProvenanceAnalysis &PA;
+    ASTContext &Ctx;
+    bool Found = false;
+    Finder(const ValueDecl *Root, ProvenanceAnalysis &PA, ASTContext &Ctx)
+        : Root(Root), PA(PA), Ctx(Ctx) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *) { return true; }
+    bool TraverseCallExpr(CallExpr *C) {
+      if (classifyApiCall(C))
+        return true;
+      return RecursiveASTVisitor::TraverseCallExpr(C);
+    }
+    static bool constPointee(QualType T) {
+      if (const auto *PT = T->getAs<PointerType>())
+        return PT->getPointeeType().isConstQualified();
+      if (const auto *RT = T->getAs<ReferenceType>())
+        return RT->getPointeeType().isConstQualified();
+      return !T->isPointerType() && !T->isReferenceType(); // By value.
+    }
+    /// An element of Root used as anything but a loaded value.
+    void element(const Expr *E, const Expr *Base) {
+      if (!Base || PA.rootOf(Base) != Root)
+        return;
+      DynTypedNodeList Parents = Ctx.getParents(*E);
+      const auto *IC = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
+      if (!IC || IC->getCastKind() != CK_LValueToRValue)
+        Found = true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+      element(AS, AS->getBase());
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->getOpcode() == UO_Deref)
+        element(UO, UO->getSubExpr());
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->isArrow() && PA.rootOf(ME->getBase()) == Root)
+        Found = true; // A field of a struct the buffer holds: not worth telling apart.
+      return !Found;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if (OC->getNumArgs() >= 1 && PA.rootOf(OC->getArg(0)) == Root)
+        Found = true;
+      return !Found;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (PA.rootOf(MC->getImplicitObjectArgument()) == Root && (!MD || !MD->isConst()))
+        Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+        if (PA.rootOf(C->getArg(I)) != Root)
+          continue;
+        if (!FD || I >= FD->getNumParams() || !constPointee(FD->getParamDecl(I)->getType()))
+          Found = true;
+      }
+      return !Found;
+    }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+      if (PA.rootOf(RF->getRangeInit()) == Root &&
+          !RF->getLoopVariable()->getType().isConstQualified())
+        Found = true;
+      return !Found;
+    }
+  } F(Root, PA, Ctx);
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Found;
+}
+
 /// The buffers (host-side roots of the launch arguments) that the kernels
 /// launched in Loop may write; None when some launch is not understood.
 std::optional<llvm::SmallPtrSet<const ValueDecl *, 8>>
@@ -457,6 +539,22 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
     const ValueDecl *HostRoot = PA.rootOf(Up ? Src : Dst);
     if (!HostRoot)
       return A;
+    // The host reads what the loop copies back, and uploads it again unchanged.
+    if (Up && hostTouches(Loop, HostRoot, PA)) {
+      const ValueDecl *DevRoot = Dst ? PA.rootOf(Dst) : nullptr;
+      if (DevRoot && staleUpload(Call, Loop, DevRoot, HostRoot)) {
+        A.Fix = CopyFix::HoistBefore;
+        A.Text = Same + ", and the loop copies the device buffer back into the source while "
+                        "the host only reads it: from the second iteration on, the upload "
+                        "sends the device what it already holds; hoist it before the loop";
+        if (Trips && Bytes) {
+          A.TotalBytes = (*Trips - 1) * *Bytes;
+          A.Text += " (" + std::to_string(*Trips - 1) + " of its " + std::to_string(*Trips) +
+                    " copies, " + formatBytes(*A.TotalBytes) + ", are redundant)";
+        }
+        return A;
+      }
+    }
     if (hostTouches(Loop, HostRoot, PA)) {
       A.Fix = CopyFix::Overlap;
       A.Text = Up ? Same + ", but the host writes the source in the loop: overlap the copy with "
@@ -546,6 +644,15 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
     return A;
   }
   const ValueDecl *HostRoot = PA.rootOf(Up ? Src : Dst);
+  if (Up && HostRoot && Dst && hostTouches(Loop, HostRoot, PA))
+    if (const ValueDecl *DevRoot = PA.rootOf(Dst);
+        DevRoot && staleUpload(Call, Loop, DevRoot, HostRoot)) {
+      A.Fix = CopyFix::HoistBefore;
+      A.Text = "the loop copies the device buffer back into the source while the host only "
+               "reads it: from the second iteration on, the upload sends the device what it "
+               "already holds; hoist it before the loop";
+      return A;
+    }
   if (HostRoot && hostTouches(Loop, HostRoot, PA)) {
     A.Text = Up ? std::string("the host writes the source in the loop: ") + Overlap
                 : std::string("the host reads the result in the loop: copy back only what it "
@@ -585,6 +692,84 @@ ProvenanceAnalysis &TransferInLoopCheck::provenance() {
 
 /// Whether the loop also allocates into the pointer Freed: cudaMalloc(&p)
 /// ... cudaFree(p) in one iteration, also through a helper given &p.
+/// E is a pointer variable (through casts) that Loop neither assigns nor
+/// takes the address of: the variable, or null.
+static const VarDecl *fixedPointer(const Expr *E, const Stmt *Loop) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->getType()->isPointerType())
+    return nullptr;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool Changed = false;
+    explicit Finder(const VarDecl *V) : V(V) {}
+    bool names(const Expr *E) {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+      return D && D->getDecl() == V;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp() && names(BO->getLHS()))
+        Changed = true;
+      return !Changed;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          names(UO->getSubExpr()))
+        Changed = true;
+      return !Changed;
+    }
+  } F(V);
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Changed ? nullptr : V;
+}
+
+bool TransferInLoopCheck::staleUpload(const CallExpr *Call, const Stmt *Loop,
+                                      const ValueDecl *DevRoot, const ValueDecl *HostRoot) {
+  ProvenanceAnalysis &PA = provenance();
+  if (!isa<VarDecl>(HostRoot) || hostWrites(Loop, HostRoot, PA, Ctx.ast()))
+    return false;
+  std::optional<ApiInfo> UpApi = classifyApiCall(Call);
+  if (!UpApi)
+    return false;
+  CopyOperands UpO = copyOperands(UpApi->Name);
+  const Expr *UpDst = argAt(Call, UpO.Dst), *UpSrc = argAt(Call, UpO.Src);
+  const SourceManager &SM = Ctx.sourceManager();
+  auto Before = [&](const Stmt *A, const Stmt *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  };
+  // The copy back: after the upload, device to host, between the same roots.
+  const CallExpr *Back = nullptr;
+  forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+    std::optional<ApiInfo> Api = classifyApiCall(C);
+    if (Back || !Api || (Api->Kind != ApiKind::Copy && Api->Kind != ApiKind::CopyAsync) ||
+        !Before(Call, C) || directionOf(C, *Api, Ctx.ast(), PA) != CopyKind::DeviceToHost)
+      return;
+    CopyOperands O = copyOperands(Api->Name);
+    const Expr *Dst = argAt(C, O.Dst), *Src = argAt(C, O.Src);
+    // The same host and device pointer variables as the upload's, which the
+    // loop does not move (chunks that advance are new data every time).
+    if (Dst && Src && UpSrc && UpDst && fixedPointer(Dst, Loop) == fixedPointer(UpSrc, Loop) &&
+        fixedPointer(Src, Loop) == fixedPointer(UpDst, Loop) && fixedPointer(Dst, Loop) &&
+        fixedPointer(Src, Loop) && PA.rootOf(Dst) == HostRoot && PA.rootOf(Src) == DevRoot)
+      Back = C;
+  });
+  if (!Back)
+    return false;
+  // Nothing after the copy back may change the device buffer (a launch or an
+  // API call that takes it), nor may anything the loop calls be unknown.
+  bool Changed = false;
+  forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+    if (Changed || C == Back || !Before(Back, C))
+      return;
+    for (const Expr *Arg : C->arguments())
+      if (PA.rootOf(Arg) == DevRoot)
+        Changed = true;
+    if (classifyHostCall(C) == HostCallKind::LibraryWork)
+      Changed = true;
+  });
+  return !Changed;
+}
+
 bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
   auto IntoFreed = [&](const Expr *Target) {

@@ -48,6 +48,11 @@ private:
                         analysis::Invariance Inv);
   bool roundTrip(const clang::Stmt *Loop, const clang::ValueDecl *DevRoot,
                  const clang::ValueDecl *HostRoot);
+  /// The upload Call (HostRoot -> DevRoot) only resends what the device
+  /// holds: a later copy in the loop brings DevRoot back into HostRoot, and
+  /// nothing in the loop writes HostRoot or, after that copy, DevRoot.
+  bool staleUpload(const clang::CallExpr *Call, const clang::Stmt *Loop,
+                   const clang::ValueDecl *DevRoot, const clang::ValueDecl *HostRoot);
   analysis::ProvenanceAnalysis &provenance();
 
   const unsigned MaxCallDepth;

@@ -201,6 +201,33 @@ void sweepBreak(float *d, int *dDone) {
   }
 }
 
+// The host reads a statistic from what it copies back, then uploads the same
+// buffer unchanged: the device already holds it.
+float statistic(const float *h) { return h[0] + h[1]; }
+void readBack(float *h, float *d, int steps) {
+  float q = 0;
+  for (int s = 0; s < steps; ++s) {
+    q += statistic(h) + h[2];
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; {{.*}}the loop copies the device buffer back into the source while the host only reads it: from the second iteration on, the upload sends the device what it already holds; hoist it before the loop
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}the host reads the result in the loop
+    cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
+  }
+}
+
+// The same, but the host changes the buffer before the upload: new data.
+void editBack(float *h, float *d, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    h[0] = static_cast<float>(s);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}the host writes the source in the loop
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}the host reads the result in the loop
+    cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
+  }
+}
+
 // A scalar the loop does not test is plain data: the usual advice.
 void scalarParameter(float *dScale, int steps) {
   for (int s = 0; s < steps; ++s) {
