@@ -58,6 +58,21 @@ static const Expr *blockComponent(const Expr *Block, unsigned I, ValueTracker &V
   return I == 0 && E->getType()->isIntegralOrEnumerationType() ? E : nullptr;
 }
 
+/// `threads.x` (I = 0) where the launch's block is the variable `threads`: the
+/// block size by construction, whatever the variable holds.
+static bool isBlockMember(const Expr *T, const Expr *Block, unsigned I) {
+  auto VarOf = [](const Expr *E) -> const VarDecl * {
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  };
+  const VarDecl *B = VarOf(Block);
+  const auto *ME = dyn_cast<MemberExpr>(strip(T));
+  if (!B || !ME || !ME->getMemberDecl()->getIdentifier())
+    return false;
+  StringRef Field = ME->getMemberDecl()->getName();
+  return Field.size() == 1 && Field[0] == char('x' + I) && VarOf(ME->getBase()) == B;
+}
+
 /// n + t - 1, n + (t - 1), t - 1 + n, (n + 255) with t == 256, ...: any
 /// additive dividend is taken as rounded (precision over recall).
 static bool isAdditive(const Expr *E) {
@@ -139,7 +154,7 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (isAdditive(N))
       continue;
     const Expr *B = blockComponent(Site->Block, I, VT);
-    if (!B || !sameValue(T, B, VT))
+    if ((!B || !sameValue(T, B, VT)) && !isBlockMember(T, Site->Block, I))
       continue; // Not the block size: tiles, chunks...
     auto NV = VT.evaluateInt(N), TV = VT.evaluateInt(T);
     if (TV && *TV <= 1)

@@ -94,3 +94,20 @@ void unrelated(float *d, int n) {
   // CHECK: :[[@LINE+1]]:9: warning: grid of n / 64 blocks drops the last n % 64 elements
   add<<<n / 64, 64>>>(d, n);
 }
+
+// Divided by a member of the launch's own block variable, whatever the block
+// holds (assigned after its declaration, or sized at run time).
+void byMember(float *d, int n, int side) {
+  dim3 threads;
+  threads = dim3(128, 1);
+  dim3 blocks(n / threads.x, 1);
+  // CHECK: :[[@LINE-1]]:15: warning: grid of n / threads.x blocks drops the last n % threads.x elements
+  add<<<blocks, threads>>>(d, n);
+  // CHECK: :[[@LINE-1]]:3: note: grid used by this launch
+  dim3 square(side, side);
+  // x divided by the block's y extent: not this dimension's block size.
+  dim3 grid2(n / square.y, (n + square.y - 1) / square.y);
+  add2d<<<grid2, square>>>(d, n, n);
+  dim3 tile(side, side), grid3((n + tile.x - 1) / tile.x, n / 4);
+  add2d<<<grid3, tile>>>(d, n, n); // Rounded in x; y divided by 4, not tile.y.
+}
