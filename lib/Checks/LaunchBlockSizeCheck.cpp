@@ -172,7 +172,7 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Block)
     return;
   clang::SourceLocation Loc = Site->Block->getBeginLoc();
-  auto Emit = [&](std::string Msg, Severity Level) {
+  auto Emit = [&](std::string Msg, Severity Level) -> FindingBuilder {
     auto D = diag(Loc, std::move(Msg), Level);
     D.range(Site->Block->getSourceRange())
         .callSite(Call->getBeginLoc())
@@ -191,6 +191,7 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
         Ctx.sourceManager().getFileLoc(Resolved->getBeginLoc()) !=
             Ctx.sourceManager().getFileLoc(Loc))
       D.note(Resolved->getBeginLoc(), "block size set here");
+    return D;
   };
 
   if (std::optional<int64_t> Threads = Block->total()) {
@@ -221,7 +222,9 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
                  " threads repeat the work (and their stores race); drop the " + Axis +
                  " extent of the block, or fold it into x and divide the grid by " +
                  std::to_string(Copies),
-             Severity::Warning);
+             Severity::Warning)
+            .evidence("unusedAxis", Axis)
+            .evidence("repeatFactor", Copies);
         return;
       }
     }

@@ -734,6 +734,16 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
   const Device *D = Index.deviceOf(K0.Process, K0.Device);
   LaunchResources R{static_cast<int>(Threads), static_cast<int>(K0.RegistersPerThread),
                     K0.StaticSharedMem, K0.DynamicSharedMem};
+  // Rows of threads that repeat the first row's work (the kernel never
+  // reads threadIdx.y/z): all but one row's work goes.
+  if (std::optional<double> Repeat = evidenceNumber(F, {"repeatFactor"}); Repeat && *Repeat > 1) {
+    double Share = (*Repeat - 1) / *Repeat;
+    return make(M.Kernels.size(), T, scaled(T, Share),
+                formatv("{0} of every {1} threads repeat the same elements' work: an upper "
+                        "bound of that share of the kernel's time, if the kernel's work "
+                        "scales with its threads",
+                        static_cast<int>(*Repeat) - 1, static_cast<int>(*Repeat)));
+  }
   if (Threads % 32 != 0) {
     uint64_t Up = (Threads + 31) / 32 * 32;
     double Idle = static_cast<double>(Up - Threads) / static_cast<double>(Up);

@@ -258,6 +258,30 @@ TEST(CostModelTest, BlockSizeNotAMultipleOf32) {
   EXPECT_EQ(C->SavingNs, static_cast<uint64_t>(std::llround(100000.0 * 6 / 256)));
 }
 
+TEST(CostModelTest, BlockRowsThatRepeatTheWork) {
+  // A 32x8 block for a kernel that never reads threadIdx.y: 7 of 8 rows repeat.
+  ProfileBuilder B;
+  size_t L = B.call("cudaLaunchKernel", 0, 5000, "/ex/r.cu", 9);
+  size_t K = B.kernel(L, "_Z7rowSumsPKfPfi", 10000, 90000);
+  B.P.Kernels[K].Block = {{32, 8, 1}};
+  B.wall(0, 200000);
+  Finding F = finding("launch-block-size", "cudaLaunchKernel", at("/ex/r.cu", 9));
+  F.Keys.Kernels = {"_Z7rowSumsPKfPfi"};
+  F.Evidence["threads"] = 256;
+  F.Evidence["blockY"] = 8;
+  F.Evidence["repeatFactor"] = 8;
+  Model M(B.P);
+  std::optional<Cost> C = M.estimate(F);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->MeasuredNs, 80000u);
+  EXPECT_EQ(C->SavingNs, 70000u);
+  // Without the evidence, the same 32x8 launch has nothing to save.
+  F.Evidence.erase("repeatFactor");
+  std::optional<Cost> Plain = M.estimate(F);
+  ASSERT_TRUE(Plain);
+  EXPECT_LT(Plain->SavingNs, 70000u);
+}
+
 TEST(CostModelTest, LaunchGridTruncationIsMeasuredButSavesNothing) {
   ProfileBuilder B;
   size_t L = B.call("cudaLaunchKernel", 0, 5000, "/ex/g.cu", 9);
