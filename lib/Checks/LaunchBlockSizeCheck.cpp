@@ -78,10 +78,15 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return fail();
-    if (const auto *NS = dyn_cast<NamespaceDecl>(Callee->getEnclosingNamespaceContext()))
-      if (NS->getIdentifier() &&
-          llvm::is_contained({"cooperative_groups", "nvcuda", "cub", "cuda"}, NS->getName()))
-        return fail();
+    // Libraries that read the thread index themselves (thread_rank(),
+    // block-wide primitives), in any of their nested or inline namespaces
+    // (cooperative_groups::__v1::details...).
+    for (const DeclContext *DC = Callee->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        if (NS->getIdentifier() &&
+            llvm::is_contained({"cooperative_groups", "nvcuda", "cub", "cuda", "thrust"},
+                               NS->getName()))
+          return fail();
     if (const IdentifierInfo *II = Callee->getIdentifier()) {
       StringRef Name = II->getName();
       for (StringRef Prefix : {"atomic", "__shfl", "__ballot", "__activemask", "__match", "__any",

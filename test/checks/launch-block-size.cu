@@ -6,6 +6,7 @@
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 
 __global__ void k1(float *x) { x[threadIdx.x] = 0; }
 __global__ void k2(float *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
@@ -79,6 +80,19 @@ __global__ void tickets(int *next, float *out) {
   out[t] = 1.0f;
 }
 
+// The thread index through cooperative groups, a copy of threadIdx, or
+// threadIdx passed whole to a helper: not known to ignore y.
+__global__ void groupRank(float *out) {
+  auto block = cooperative_groups::this_thread_block();
+  out[block.thread_rank()] = 0;
+}
+__global__ void copiedIndex(float *out) {
+  uint3 t = threadIdx;
+  out[t.y * 32 + t.x] = 0;
+}
+__device__ int rowFrom(uint3 t) { return t.y; }
+__global__ void passedIndex(float *out) { out[rowFrom(threadIdx) * 32 + threadIdx.x] = 0; }
+
 void shapes(const float *m, float *out, int rows, int cols, int *next) {
   dim3 block(32, 8);
   // CHECK: :[[@LINE+1]]:31: warning: the block is 32x8 but 'rowSums' never reads threadIdx.y: its 8 rows of threads compute the same elements, so 7 of every 8 threads repeat the work (and their stores race); drop the y extent of the block, or fold it into x and divide the grid by 8 [launch-block-size]
@@ -88,4 +102,7 @@ void shapes(const float *m, float *out, int rows, int cols, int *next) {
   rowSums<<<(rows + 255) / 256, 256>>>(m, out, rows, cols);
   rowSumsHelper<<<(rows + 255) / 256, block>>>(m, out, rows, cols);
   tickets<<<rows, block>>>(next, out);
+  groupRank<<<rows, block>>>(out);
+  copiedIndex<<<rows, block>>>(out);
+  passedIndex<<<rows, block>>>(out);
 }
