@@ -21,43 +21,8 @@ namespace cuda_advisor::rank {
 
 //===-- Formatting ---------------------------------------------------------===//
 
-static std::string trimmed(double V, int Decimals) {
-  char Buf[64];
-  std::snprintf(Buf, sizeof(Buf), "%.*f", Decimals, V);
-  std::string S = Buf;
-  if (S.find('.') != std::string::npos) {
-    while (!S.empty() && S.back() == '0')
-      S.pop_back();
-    if (!S.empty() && S.back() == '.')
-      S.pop_back();
-  }
-  return S;
-}
-
-std::string formatBytes(uint64_t Bytes) {
-  static const char *const Units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double V = static_cast<double>(Bytes);
-  size_t U = 0;
-  while (V >= 1024 && U + 1 < std::size(Units)) {
-    V /= 1024;
-    ++U;
-  }
-  return trimmed(V, U == 0 ? 0 : (V < 10 ? 2 : 1)) + " " + Units[U];
-}
-
-std::string formatTime(uint64_t Ns) {
-  double V = static_cast<double>(Ns);
-  if (Ns < 1000)
-    return std::to_string(Ns) + " ns";
-  if (Ns < 1000000)
-    return trimmed(V / 1e3, V < 1e4 ? 2 : 1) + " us";
-  if (Ns < 1000000000)
-    return trimmed(V / 1e6, V < 1e7 ? 2 : 1) + " ms";
-  return trimmed(V / 1e9, 2) + " s";
-}
-
 std::string formatBandwidth(double BytesPerNs) {
-  return trimmed(BytesPerNs, BytesPerNs < 10 ? 2 : 1) + " GB/s";
+  return formatTrimmed(BytesPerNs, BytesPerNs < 10 ? 2 : 1) + " GB/s";
 }
 
 //===-- Helpers ------------------------------------------------------------===//
@@ -511,8 +476,8 @@ std::optional<Cost> CostModel::pageableAsync(const Finding &F, const Match &M) c
   return make(N, Measured, Saving,
               formatv("from pinned memory the {0} become asynchronous at {1}; the critical-path "
                       "model of the {2} they span gives {3} instead",
-                      plural(N, "copy", "copies"), Source, formatTime(Before),
-                      formatTime(After)),
+                      plural(N, "copy", "copies"), Source, formatDuration(Before),
+                      formatDuration(After)),
               Clock::Host);
 }
 
@@ -541,8 +506,8 @@ std::optional<Cost> CostModel::syncInLoop(const Finding &F, const Match &M) cons
   return make(N, Measured, Before - After,
               formatv("without the {0} the host queues the loop's work ahead of the GPU; the "
                       "critical-path model of the loop ({1}) gives {2}",
-                      plural(N, "synchronization", "synchronizations"), formatTime(Before),
-                      formatTime(After)),
+                      plural(N, "synchronization", "synchronizations"), formatDuration(Before),
+                      formatDuration(After)),
               Clock::Host);
 }
 
@@ -565,7 +530,7 @@ std::optional<Cost> CostModel::syncRedundant(const Finding &F, const Match &M) c
               formatv("the operation after it waits for the same work anyway, and pays the same "
                       "{0} to learn that the GPU is done: the {1} save only their time beyond "
                       "the wait and that latency",
-                      formatTime(syncReturnLatencyNs(P.ApiCalls[M.Calls.front()].Process)),
+                      formatDuration(syncReturnLatencyNs(P.ApiCalls[M.Calls.front()].Process)),
                       plural(M.Calls.size(), "synchronization", "synchronizations")),
               Clock::Host);
 }
@@ -715,7 +680,7 @@ std::optional<Cost> CostModel::fusion(const Finding &F, const Match &M) const {
               formatv("one kernel instead of {0} keeps the {1} intermediate buffers in "
                       "registers: each element-wise kernel reads and writes memory, so {2}/{0} of "
                       "their time goes, plus the {3} of gaps between them",
-                      K, K - 1, K - 1, formatTime(Gaps)));
+                      K, K - 1, K - 1, formatDuration(Gaps)));
 }
 
 std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const {

@@ -231,11 +231,11 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
     std::string Msg =
         Up ? formatv("the same {0} host-to-device copy from {1} memory ran {2} times and took "
                      "{3}: if the data does not change, upload it once and keep it on the GPU",
-                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatTime(G.Cost))
+                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatDuration(G.Cost))
                  .str()
            : formatv("the same {0} device-to-host copy to {1} memory ran {2} times and took {3}: "
                      "if the host needs only the last result, download it once after the loop",
-                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatTime(G.Cost))
+                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatDuration(G.Cost))
                  .str();
     Cost C = Model.make(N, G.Cost, Saving,
                         formatv("if only one of the {0} copies is needed, the other {1} go: "
@@ -296,11 +296,11 @@ void Rules::pageableCopies(std::vector<RuntimeFinding> &Out) {
                 "stages them through a pinned buffer and the host waits for each; pin the host "
                 "buffer (cudaMallocHost, cudaHostRegister, tensor.pin_memory())",
                 N, copyKindName(Dir), formatBytes(G.Bytes),
-                Dir == CopyKind::HtoD ? "from" : "to", formatTime(G.Cost));
+                Dir == CopyKind::HtoD ? "from" : "to", formatDuration(G.Cost));
     Cost C = Model.make(N, G.Cost, Saving,
                         formatv("from pinned memory the copies run asynchronously at {0}; the "
                                 "critical-path model of the {1} they span gives {2}",
-                                Source, formatTime(Region.length()), formatTime(After)),
+                                Source, formatDuration(Region.length()), formatDuration(After)),
                         CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
     R.Calls.insert(G.Calls.begin(), G.Calls.end());
@@ -349,7 +349,7 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
                               "fixed per-copy cost: gather the data into one buffer and copy it "
                               "at once",
                               N, copyKindName(Dir), formatBytes(MaxBytes), formatBytes(G.Bytes),
-                              formatTime(G.Cost));
+                              formatDuration(G.Cost));
     Cost C = Model.make(N, G.Cost, Saving,
                         formatv("each copy's time beyond its bytes at the pinned bandwidth is "
                                 "fixed overhead; one copy instead of {0} pays it once",
@@ -406,15 +406,15 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                 "first and last work; the longest gap {4}): the host's own work between "
                 "launches is the bottleneck; overlap it with the GPU (asynchronous data "
                 "loading, more work per launch, CUDA Graphs)",
-                Count, formatTime(Idle),
+                Count, formatDuration(Idle),
                 static_cast<int>(std::lround(100.0 * static_cast<double>(Idle) /
                                              static_cast<double>(Span.length()))),
-                formatTime(Span.length()), formatTime(Longest), Gpu);
+                formatDuration(Span.length()), formatDuration(Longest), Gpu);
     Cost C = Model.make(Count, Idle, Idle,
                         formatv("an upper bound: the idle gaps of at least {0} while the host "
                                 "was not waiting in a CUDA call, if all that host work ran "
                                 "concurrently with the GPU",
-                                formatTime(MinGap)),
+                                formatDuration(MinGap)),
                         CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), nullptr, std::move(C));
     R.Processes.insert(Proc);
@@ -466,7 +466,7 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
         "host needs the results{4}{3}",
         N,
         static_cast<uint64_t>(static_cast<double>(N) / (static_cast<double>(Gpu) / 1e9)),
-        formatTime(Saving), "",
+        formatDuration(Saving), "",
         Python ? " (in PyTorch, .item(), .cpu(), .tolist() and copies from or to pageable "
                  "memory synchronize)"
                : "");
@@ -585,10 +585,10 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
           "{0} kernels of {1} on average ran back to back with {2} of idle GPU between them ({3}% "
           "of that stretch): they are shorter than their launch overhead ({4} per launch); fuse "
           "them, or capture the sequence in a CUDA Graph (torch.cuda.graphs, torch.compile)",
-          N, formatTime(KernelNs / N), formatTime(GapNs),
+          N, formatDuration(KernelNs / N), formatDuration(GapNs),
           static_cast<int>(std::lround(100.0 * static_cast<double>(GapNs) /
                                        static_cast<double>(GapNs + KernelNs))),
-          formatTime(Launch));
+          formatDuration(Launch));
       // Measured: the stretch of the timeline, kernels and gaps.
       Cost C = Model.make(N, KernelNs + GapNs, Excess,
                           "a CUDA Graph launches the sequence at once: the gaps between the "

@@ -314,10 +314,10 @@ TEST(CostModelTest, PinnedBandwidthMeasuredOrDefault) {
 TEST(CostModelTest, Formatting) {
   EXPECT_EQ(formatBytes(4 << 20), "4 MiB");
   EXPECT_EQ(formatBytes(4000000), "3.81 MiB");
-  EXPECT_EQ(formatBytes(12), "12 bytes");
-  EXPECT_EQ(formatTime(35200000), "35.2 ms");
-  EXPECT_EQ(formatTime(812000), "812 us");
-  EXPECT_EQ(formatTime(1200000000), "1.2 s");
+  EXPECT_EQ(formatBytes(12), "12 B");
+  EXPECT_EQ(formatDuration(35200000), "35.2 ms");
+  EXPECT_EQ(formatDuration(812000), "812 us");
+  EXPECT_EQ(formatDuration(1200000000), "1.2 s");
   EXPECT_EQ(formatBandwidth(12.5), "12.5 GB/s");
 }
 

@@ -11,6 +11,7 @@
 
 #include "cuda-advisor/Core/Config.h"
 #include "cuda-advisor/Core/Finding.h"
+#include "cuda-advisor/Core/Units.h"
 #include "cuda-advisor/Rank/Join.h"
 #include "cuda-advisor/Rank/Timeline.h"
 
@@ -119,10 +120,6 @@ private:
   uint64_t BackToBackGap = 1000;
 };
 
-/// "4 MiB", "812 KiB", "12 bytes".
-std::string formatBytes(uint64_t Bytes);
-/// "35.2 ms", "812 us", "1.20 s".
-std::string formatTime(uint64_t Ns);
 /// "12.5 GB/s" from bytes per nanosecond.
 std::string formatBandwidth(double BytesPerNs);
 

@@ -11,6 +11,7 @@
 #include "cuda-advisor/Core/CheckInfo.h"
 #include "cuda-advisor/Core/Finding.h"
 #include "cuda-advisor/Core/RunSummary.h"
+#include "cuda-advisor/Core/Units.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,10 +86,9 @@ llvm::Error applyFixesInPlace(llvm::ArrayRef<Finding> Findings, FixOutcome &Out)
 /// returns the number of fix-its applied.
 llvm::Expected<unsigned> applyFixes(llvm::ArrayRef<Finding> Findings);
 
-/// "4 MiB", "1.5 KiB", "12 B".
-std::string formatBytes(uint64_t Bytes);
-/// "35.2 ms", "812 us", "1.20 s".
-std::string formatDuration(uint64_t Ns);
+/// formatBytes and formatDuration are Core's (cuda-advisor/Core/Units.h).
+using cuda_advisor::formatBytes;
+using cuda_advisor::formatDuration;
 /// "measured: 100 calls, 35.2 ms (28% of GPU time); estimated saving: 34.8 ms"
 std::string formatCost(const Cost &C);
 /// "GPU busy 412 ms of 1.2 s; 4 findings could save about 290 ms"
