@@ -213,17 +213,6 @@ std::optional<Induction> stepOf(const Expr *E, ValueTracker &VT) {
   return std::nullopt;
 }
 
-bool mentions(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    return DRE->getDecl() == V;
-  for (const Stmt *Child : S->children())
-    if (mentions(Child, V))
-      return true;
-  return false;
-}
-
 /// Writes of V inside S (stores other than its initializer, ++, +=...).
 unsigned writesInside(const VarDecl *V, const Stmt *S, ValueTracker &VT) {
   const VarWrites *W = VT.writesOf(V);
@@ -435,6 +424,17 @@ private:
 };
 
 } // namespace
+
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl() == V;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
 
 std::optional<Induction> inductionOf(const Stmt *Loop, ValueTracker &VT) {
   if (const auto *For = dyn_cast_or_null<ForStmt>(Loop)) {

@@ -804,17 +804,6 @@ static const VarDecl *addressedScalar(const Expr *E) {
   return V && V->getType()->isScalarType() && !V->getType()->isPointerType() ? V : nullptr;
 }
 
-static bool mentions(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    return DRE->getDecl() == V;
-  for (const Stmt *Child : S->children())
-    if (mentions(Child, V))
-      return true;
-  return false;
-}
-
 /// Whether S leaves the loop: `break;`, `return ...;`, or a block ending so.
 static bool leavesLoop(const Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))

@@ -44,6 +44,9 @@ enum class Invariance { Invariant, Varies, Unknown };
 /// memory that may change.
 Invariance invarianceIn(const clang::Expr *E, const clang::Stmt *Loop, ValueTracker &VT);
 
+/// Whether S refers to V anywhere.
+bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
+
 /// Combines the invariance of several expressions: any Varies wins, then Unknown.
 Invariance combine(Invariance A, Invariance B);
 
