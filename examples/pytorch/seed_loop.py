@@ -12,7 +12,9 @@ result comes back.
 
 Prints `bad: 12.345 ms` (or `fixed: ...`) for each timed loop, like the C++
 examples. `--torch-profiler out.json` runs the timed loops under
-torch.profiler (CPU and CUDA activities) and exports its Chrome trace.
+torch.profiler (CPU and CUDA activities) and exports its Chrome trace;
+`--tensorboard-dir DIR` profiles them with with_stack=True and writes what
+torch.profiler.tensorboard_trace_handler(DIR, use_gzip=True) writes.
 """
 import argparse
 import statistics
@@ -50,6 +52,9 @@ def main():
                         help="untimed runs of the loop body first (1; 0 is the seed exactly)")
     parser.add_argument("--torch-profiler", metavar="TRACE.json",
                         help="run the timed loops under torch.profiler and export a Chrome trace")
+    parser.add_argument("--tensorboard-dir", metavar="DIR",
+                        help="profile the timed loops with with_stack=True into DIR "
+                             "(tensorboard_trace_handler, gzip)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("error: no CUDA device", file=sys.stderr)
@@ -81,6 +86,12 @@ def main():
         with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
             times = timed_loops()
         prof.export_chrome_trace(args.torch_profiler)
+    elif args.tensorboard_dir:
+        from torch.profiler import ProfilerActivity, profile, tensorboard_trace_handler
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], with_stack=True,
+                     on_trace_ready=tensorboard_trace_handler(args.tensorboard_dir,
+                                                              use_gzip=True)):
+            times = timed_loops()
     else:
         times = timed_loops()
     if args.repeat > 1:

@@ -76,6 +76,39 @@ bool parseMemcpyName(StringRef Name, Copy &C) {
   return true;
 }
 
+/// Kineto's categories, including the capitalized names that PyTorch 1.8 to
+/// 1.9 wrote ("Kernel", "Memcpy", "Runtime", "Operator"...), in today's names.
+StringRef canonicalCategory(StringRef Cat) {
+  return StringSwitch<StringRef>(Cat)
+      .Cases("Kernel", "kernel", "kernel")
+      .Cases("Memcpy", "gpu_memcpy", "gpu_memcpy")
+      .Cases("Memset", "gpu_memset", "gpu_memset")
+      .Cases("Runtime", "cuda_runtime", "cuda_runtime")
+      .Cases("Driver", "cuda_driver", "cuda_driver")
+      .Cases("Operator", "cpu_op", "cpu_op")
+      .Cases("python_function", "Python", "python_function")
+      .Default(Cat);
+}
+
+/// A pid or tid: a number, or a string that ends in one (older traces give
+/// host threads as "24610" and streams as "stream 7").
+std::optional<int64_t> idField(const json::Object &E, StringRef Key) {
+  const json::Value *V = E.get(Key);
+  if (!V)
+    return std::nullopt;
+  if (std::optional<int64_t> I = V->getAsInteger())
+    return I;
+  if (std::optional<StringRef> S = V->getAsString()) {
+    StringRef Digits = S->trim();
+    size_t Start = Digits.find_last_not_of("0123456789");
+    Digits = Start == StringRef::npos ? Digits : Digits.drop_front(Start + 1);
+    int64_t I;
+    if (!Digits.empty() && !Digits.getAsInteger(10, I))
+      return I;
+  }
+  return std::nullopt;
+}
+
 std::optional<int64_t> intArg(const json::Object *Args, StringRef Key) {
   if (!Args)
     return std::nullopt;
@@ -169,14 +202,21 @@ private:
 
 void KinetoReader::readDevice(const json::Object &O) {
   Device D;
-  auto I = [&](StringRef K) { return O.getInteger(K).value_or(0); };
+  // Today's "deviceProperties" and PyTorch 1.9's "computeProperties" spell
+  // some keys differently: the first key present wins.
+  auto I = [&](StringRef K, StringRef Old = {}) {
+    if (std::optional<int64_t> V = O.getInteger(K))
+      return *V;
+    return Old.empty() ? 0 : O.getInteger(Old).value_or(0);
+  };
   D.Id = static_cast<uint32_t>(I("id"));
   D.Name = O.getString("name").value_or("").str();
-  D.ComputeMajor = static_cast<int>(I("computeMajor"));
-  D.ComputeMinor = static_cast<int>(I("computeMinor"));
-  D.NumSMs = static_cast<int>(I("numSms"));
+  D.ComputeMajor = static_cast<int>(I("computeMajor", "major"));
+  D.ComputeMinor = static_cast<int>(I("computeMinor", "minor"));
+  D.NumSMs = static_cast<int>(I("numSms", "multiProcessorCount"));
   D.WarpSize = I("warpSize") > 0 ? static_cast<int>(I("warpSize")) : 32;
-  D.MaxWarpsPerSM = static_cast<int>(I("maxThreadsPerMultiprocessor") / D.WarpSize);
+  D.MaxWarpsPerSM =
+      static_cast<int>(I("maxThreadsPerMultiprocessor", "maxThreadsPerMultiProcessor") / D.WarpSize);
   D.MaxThreadsPerBlock = static_cast<int>(I("maxThreadsPerBlock"));
   D.RegistersPerSM = static_cast<int>(I("regsPerMultiprocessor"));
   D.MaxRegistersPerBlock = static_cast<int>(I("regsPerBlock"));
@@ -195,6 +235,7 @@ void KinetoReader::readEvent(const json::Object &E) {
   std::optional<double> Ts = E.getNumber("ts");
   if (!Cat)
     return;
+  Cat = canonicalCategory(*Cat);
   if (!Ts) {
     ++Malformed;
     return;
@@ -203,7 +244,7 @@ void KinetoReader::readEvent(const json::Object &E) {
   uint64_t Start = toNs(*Ts), End = toNs(*Ts + std::max(Dur, 0.0));
   StringRef Name = E.getString("name").value_or("");
   const json::Object *Args = E.getObject("args");
-  std::optional<int64_t> Pid = E.getInteger("pid"), Tid = E.getInteger("tid");
+  std::optional<int64_t> Pid = idField(E, "pid"), Tid = idField(E, "tid");
 
   if (*Cat == "Trace") {
     if (Name.starts_with("PyTorch Profiler")) {
@@ -362,17 +403,23 @@ Expected<Profile> KinetoReader::read(StringRef Contents) {
     return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
                       "off (" + Why + ")");
   }
+  // The object form, or the Chrome trace format's bare array of events.
   const json::Object *Top = Doc->getAsObject();
-  const json::Array *Events = Top ? Top->getArray("traceEvents") : nullptr;
+  const json::Array *Events = Top ? Top->getArray("traceEvents") : Doc->getAsArray();
   if (!Events)
     return fail(Path, "a JSON document without a \"traceEvents\" array, not a torch.profiler "
                       "Chrome trace");
-  if (std::optional<int64_t> B = Top->getInteger("baseTimeNanoseconds"); B && *B > 0)
-    Base = static_cast<uint64_t>(*B);
-  if (const json::Array *Devices = Top->getArray("deviceProperties"))
-    for (const json::Value &D : *Devices)
-      if (const json::Object *O = D.getAsObject())
-        readDevice(*O);
+  if (Top) {
+    if (std::optional<int64_t> B = Top->getInteger("baseTimeNanoseconds"); B && *B > 0)
+      Base = static_cast<uint64_t>(*B);
+    for (StringRef Key : {"deviceProperties", "computeProperties"})
+      if (const json::Array *Devices = Top->getArray(Key)) {
+        for (const json::Value &D : *Devices)
+          if (const json::Object *O = D.getAsObject())
+            readDevice(*O);
+        break;
+      }
+  }
 
   for (const json::Value &V : *Events) {
     const json::Object *E = V.getAsObject();
@@ -381,7 +428,7 @@ Expected<Profile> KinetoReader::read(StringRef Contents) {
       continue;
     }
     if (E->getString("ph") == "M" && E->getString("name") == "process_name")
-      if (std::optional<int64_t> Pid = E->getInteger("pid"))
+      if (std::optional<int64_t> Pid = idField(*E, "pid"))
         if (const json::Object *Args = E->getObject("args"))
           ProcessNames[*Pid] = Args->getString("name").value_or("").str();
     readEvent(*E);

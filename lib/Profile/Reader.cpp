@@ -3,6 +3,8 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <zlib.h>
+
 using namespace llvm;
 
 namespace cuda_advisor::profile {
@@ -21,6 +23,50 @@ const char *formatName(Format F) {
   return "unknown";
 }
 
+namespace {
+
+/// Inflates a gzip file (torch.profiler's tensorboard_trace_handler writes
+/// `.pt.trace.json.gz` with use_gzip=True); several members are concatenated.
+Expected<std::string> gunzip(StringRef Path, StringRef Data) {
+  std::string Out;
+  z_stream Z{};
+  if (inflateInit2(&Z, 15 + 16) != Z_OK)
+    return createStringError(inconvertibleErrorCode(), "%s: cannot start zlib",
+                             Path.str().c_str());
+  Z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(Data.data()));
+  Z.avail_in = static_cast<uInt>(Data.size());
+  char Chunk[1 << 16];
+  int Rc = Z_OK;
+  while (true) {
+    Z.next_out = reinterpret_cast<Bytef *>(Chunk);
+    Z.avail_out = sizeof(Chunk);
+    Rc = inflate(&Z, Z_NO_FLUSH);
+    Out.append(Chunk, sizeof(Chunk) - Z.avail_out);
+    if (Rc == Z_STREAM_END) {
+      if (Z.avail_in == 0)
+        break;
+      if (inflateReset(&Z) != Z_OK)
+        break;
+      continue;
+    }
+    if (Rc != Z_OK)
+      break;
+    if (Z.avail_in == 0 && Z.avail_out != 0) {
+      Rc = Z_BUF_ERROR;
+      break;
+    }
+  }
+  inflateEnd(&Z);
+  if (Rc != Z_STREAM_END)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: the gzip-compressed data is %s after %zu bytes", Path.str().c_str(),
+                             static_cast<const char *>(Rc == Z_BUF_ERROR ? "cut off" : "corrupt"),
+                             Out.size());
+  return Out;
+}
+
+} // namespace
+
 Format detectFormat(StringRef Head) {
   StringRef H = Head.ltrim();
   if (H.starts_with("{\"format\":\"cuda-advisor-profile\"") ||
@@ -30,6 +76,10 @@ Format detectFormat(StringRef Head) {
   // plain Chrome traces may begin with "traceEvents".
   if (H.starts_with("{") && (H.contains("\"traceEvents\"") || H.contains("\"schemaVersion\"") ||
                              H.contains("\"deviceProperties\"")))
+    return Format::Kineto;
+  // The Chrome trace format's other form: a bare array of events.
+  if (H.starts_with("[") && H.drop_front().ltrim().starts_with("{") && H.contains("\"ph\"") &&
+      H.contains("\"ts\""))
     return Format::Kineto;
   // Nsight Compute: its log lines, then (or only) the table's header.
   if (H.starts_with("\"ID\",\"Process ID\"") || H.contains("\n\"ID\",\"Process ID\"") ||
@@ -44,6 +94,14 @@ Expected<Profile> readProfile(StringRef Path) {
     return createStringError(Buf.getError(), "%s: cannot read profile: %s",
                              Path.str().c_str(), Buf.getError().message().c_str());
   StringRef Contents = (*Buf)->getBuffer();
+  std::string Inflated;
+  if (Contents.starts_with("\x1f\x8b")) {
+    Expected<std::string> Text = gunzip(Path, Contents);
+    if (!Text)
+      return Text.takeError();
+    Inflated = std::move(*Text);
+    Contents = Inflated;
+  }
   if (Contents.trim().empty())
     return createStringError(inconvertibleErrorCode(),
                              "%s: the profile is empty (expected a cuda-advisor profile, a "
@@ -60,8 +118,9 @@ Expected<Profile> readProfile(StringRef Path) {
     break;
   }
   StringRef Kind = "not a profile format cuda-advisor reads";
-  if (Contents.starts_with("\x1f\x8b"))
-    Kind = "a gzip-compressed file (decompress it first, e.g. with gunzip)";
+  if (Contents.take_front(4096).contains('\0'))
+    Kind = "a binary file, not a profile cuda-advisor reads (for an Nsight Compute report, "
+           "read `ncu --import FILE.ncu-rep --csv --page raw > FILE.csv` instead)";
   else if (Contents.ltrim().starts_with("{") || Contents.ltrim().starts_with("["))
     Kind = "a JSON document that is not a profile";
   else if (Contents.take_front(4096).contains(','))
