@@ -453,7 +453,36 @@ uint64_t captureStack(Collector &Col) {
   return uint64_t(Id) + 1;
 }
 
-void recordCallSite(Collector &Col, const CUpti_CallbackData &D) {
+/// The destination and source of a plain copy call: whether the same host
+/// buffer is copied again and again, or a new one each time, is in them only.
+template <typename Params> void copyPointers(const void *P, const void *&Dst, const void *&Src) {
+  const auto *X = static_cast<const Params *>(P);
+  Dst = X->dst;
+  Src = X->src;
+}
+
+bool copyPointers(CUpti_CallbackId Cbid, const void *Params, const void *&Dst, const void *&Src) {
+  if (!Params)
+    return false;
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    copyPointers<cudaMemcpy_v3020_params>(Params, Dst, Src);
+    return true;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+    copyPointers<cudaMemcpyAsync_v3020_params>(Params, Dst, Src);
+    return true;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
+    copyPointers<cudaMemcpy_ptds_v7000_params>(Params, Dst, Src);
+    return true;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
+    copyPointers<cudaMemcpyAsync_ptsz_v7000_params>(Params, Dst, Src);
+    return true;
+  default:
+    return false;
+  }
+}
+
+void recordCallSite(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackData &D) {
   WriterScope W(Col);
   if (!W)
     return;
@@ -462,7 +491,12 @@ void recordCallSite(Collector &Col, const CUpti_CallbackData &D) {
     *D.correlationData = Stack;
   static thread_local std::string Line;
   Line.clear();
-  JsonLine(Line, "callsite").num("correlation", D.correlationId).num("stack", Stack - 1).end();
+  JsonLine J(Line, "callsite");
+  J.num("correlation", D.correlationId).num("stack", Stack - 1);
+  const void *Dst = nullptr, *Src = nullptr;
+  if (copyPointers(Cbid, D.functionParams, Dst, Src))
+    J.hex("dst", reinterpret_cast<uintptr_t>(Dst)).hex("src", reinterpret_cast<uintptr_t>(Src));
+  J.end();
   Col.Out.append(Line);
   Col.Callsites.fetch_add(1, std::memory_order_relaxed);
 }
@@ -593,7 +627,7 @@ void onRuntimeApi(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackDat
     if (D.correlationData)
       *D.correlationData = 0;
     if (Col.Cfg.Stacks && Cbid < Col.WantsStack.size() && Col.WantsStack[Cbid])
-      recordCallSite(Col, D);
+      recordCallSite(Col, Cbid, D);
     return;
   }
   if (!Col.DevicesQueried.load(std::memory_order_relaxed))

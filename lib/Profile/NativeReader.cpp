@@ -184,6 +184,7 @@ private:
   DenseMap<uint32_t, uint32_t> ContextDevice;
   DenseMap<uint64_t, size_t> StackById;        // Record id -> index in P.Stacks.
   DenseMap<uint64_t, uint64_t> CallSiteStack;  // Correlation id -> stack record id.
+  DenseMap<uint64_t, std::pair<uint64_t, uint64_t>> CallSiteCopy; // -> (dst, src).
   DenseMap<uint64_t, uint32_t> Threads;
   std::vector<size_t> SyncsWithoutDevice;
   std::optional<uint64_t> FirstErrorStackId;
@@ -315,7 +316,10 @@ Error NativeReader::readRecord(StringRef Type, const json::Object &O, size_t Lin
       F.problem(formatv("repeats the stack id {0}", Id));
     P.Stacks.push_back(std::move(S));
   } else if (Type == "callsite") {
-    CallSiteStack[F.u64("correlation")] = F.u64("stack");
+    uint64_t Correlation = F.u64("correlation");
+    CallSiteStack[Correlation] = F.u64("stack");
+    if (O.get("dst") && O.get("src"))
+      CallSiteCopy[Correlation] = {F.address("dst"), F.address("src")};
   } else if (Type == "device") {
     Device &D = device(F.u32("id"));
     auto Set = [](auto &Field, auto Value) {
@@ -415,6 +419,11 @@ void NativeReader::finish() {
   for (ApiCall &A : P.ApiCalls) {
     if (A.Driver)
       continue;
+    if (auto Copy = CallSiteCopy.find(A.Correlation); Copy != CallSiteCopy.end()) {
+      A.HasCopyPointers = true;
+      A.CopyDst = Copy->second.first;
+      A.CopySrc = Copy->second.second;
+    }
     auto Site = CallSiteStack.find(A.Correlation);
     if (Site == CallSiteStack.end())
       continue;

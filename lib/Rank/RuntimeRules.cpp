@@ -131,11 +131,28 @@ private:
   /// Whether Saving is worth a finding: at least MinShare of the stretch
   /// from the process's first to its last GPU work (the process's wall time
   /// also holds CUDA's start-up, which dwarfs short programs).
+  /// Idle gaps of the GPU at least this long are phases of the program
+  /// (start-up, loading a data set, evaluation, I/O), not the rhythm of its
+  /// loops: a whole `python train.py` spends seconds importing and building
+  /// before its first step.
+  uint64_t phaseGapNs(StringRef Rule) const {
+    return static_cast<uint64_t>(option(Rule, "PhaseGapMs", 1000)) * 1000000;
+  }
+  /// The time from the first to the last GPU work of Busy, less its phase gaps.
+  uint64_t activeSpan(StringRef Rule, const IntervalSet &Busy) const {
+    if (Busy.empty())
+      return 0;
+    Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
+    uint64_t Length = Span.length();
+    for (const Interval &G : Busy.gaps(Span))
+      if (G.length() >= phaseGapNs(Rule))
+        Length -= G.length();
+    return Length;
+  }
   bool worthIt(StringRef Rule, ProcessIndex Proc, uint64_t Saving) const {
     double MinShare = optionShare(Rule, "MinSavingShare", 0.01);
     const IntervalSet &Busy = Index.busy(Proc);
-    uint64_t Base = Busy.empty() ? Index.wallNs(Proc)
-                                 : Busy.intervals().back().End - Busy.intervals().front().Start;
+    uint64_t Base = Busy.empty() ? Index.wallNs(Proc) : activeSpan(Rule, Busy);
     return Saving > 0 && static_cast<double>(Saving) >= MinShare * static_cast<double>(Base);
   }
   RuntimeFinding finding(StringRef Rule, std::string Message, const SourceLocation *Site,
@@ -220,6 +237,20 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
       Streams.insert(copiesOf(I).front()->Stream);
     if (Streams.size() > 1)
       continue;
+    // Where the profile has the calls' pointers (the collector's), the
+    // copies' sources tell one buffer copied again and again (or two or
+    // three, as allocators alternate) from a new buffer or a window sliding
+    // over a large one each time: a training loop's batches.
+    bool Known = llvm::all_of(G.Calls, [&](size_t I) { return P.ApiCalls[I].HasCopyPointers; });
+    size_t Sources = 0;
+    if (Known) {
+      std::set<uint64_t> Distinct;
+      for (size_t I : G.Calls)
+        Distinct.insert(P.ApiCalls[I].CopySrc);
+      Sources = Distinct.size();
+      if (2 * Sources > N)
+        continue;
+    }
     // One copy stays: the costliest is counted as the one kept.
     std::vector<uint64_t> &V = Costs[Key];
     uint64_t Saving = G.Cost - *std::max_element(V.begin(), V.end());
@@ -228,15 +259,25 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
       continue;
     bool Up = static_cast<CopyKind>(std::get<2>(Key)) == CopyKind::HtoD;
     MemoryKind Host = static_cast<MemoryKind>(std::get<4>(Key));
+    // Without pointers (torch.profiler traces), "the same" is the call site,
+    // the direction and the size, and the message says no more.
+    std::string What =
+        Known ? formatv("the same {0} {1} copy {2} {3} memory ran {4} times from {5} and took {6}",
+                        formatBytes(std::get<3>(Key)), Up ? "host-to-device" : "device-to-host",
+                        Up ? "from" : "to", memoryKindName(Host), N,
+                        Sources == 1 ? std::string("one source buffer")
+                                     : formatv("{0} source buffers", Sources).str(),
+                        formatDuration(G.Cost))
+                    .str()
+              : formatv("one call site ran a {0} {1} copy {2} {3} memory {4} times ({5})",
+                        formatBytes(std::get<3>(Key)), Up ? "host-to-device" : "device-to-host",
+                        Up ? "from" : "to", memoryKindName(Host), N, formatDuration(G.Cost))
+                    .str();
     std::string Msg =
-        Up ? formatv("the same {0} host-to-device copy from {1} memory ran {2} times and took "
-                     "{3}: if the data does not change, upload it once and keep it on the GPU",
-                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatDuration(G.Cost))
-                 .str()
-           : formatv("the same {0} device-to-host copy to {1} memory ran {2} times and took {3}: "
-                     "if the host needs only the last result, download it once after the loop",
-                     formatBytes(std::get<3>(Key)), memoryKindName(Host), N, formatDuration(G.Cost))
-                 .str();
+        What + (Up ? (Known ? ": if the data does not change, upload it once and keep it on the GPU"
+                            : ": if it is the same data each time, upload it once and keep it "
+                              "on the GPU")
+                   : ": if the host needs only the last result, download it once after the loop");
     Cost C = Model.make(N, G.Cost, Saving,
                         formatv("if only one of the {0} copies is needed, the other {1} go: "
                                 "their measured time (the costliest copy is kept)",
@@ -387,35 +428,50 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
     IntervalSet Waiting = waitingCalls(Proc);
     uint64_t Idle = 0, Count = 0, Longest = 0;
+    uint64_t Active = activeSpan(Id, Busy), Phases = Span.length() - Active;
     for (const Interval &G : Busy.gaps(Span)) {
       // The time the host spent inside calls that wait for the GPU belongs
       // to the synchronization and copy rules.
       uint64_t HostWork = Waiting.uncovered(G);
-      if (G.length() < MinGap || HostWork < MinGap)
+      if (G.length() < MinGap || HostWork < MinGap || G.length() >= phaseGapNs(Id))
         continue;
       Idle += HostWork;
       Longest = std::max(Longest, HostWork);
       ++Count;
     }
-    if (Count < MinGaps ||
-        static_cast<double>(Idle) < MinShare * static_cast<double>(Span.length()))
+    if (Count < MinGaps || static_cast<double>(Idle) < MinShare * static_cast<double>(Active))
       continue;
     std::string Gpu = GpusOf[Proc] > 1 ? formatv("GPU {0}", Dev).str() : std::string("the GPU");
     std::string Msg =
         formatv("{5} waited for the CPU {0} times, {1} in all ({2}% of the {3} between its "
-                "first and last work; the longest gap {4}): the host's own work between "
+                "first and last work{6}; the longest gap {4}): the host's own work between "
                 "launches is the bottleneck; overlap it with the GPU (asynchronous data "
                 "loading, more work per launch, CUDA Graphs)",
                 Count, formatDuration(Idle),
                 static_cast<int>(std::lround(100.0 * static_cast<double>(Idle) /
-                                             static_cast<double>(Span.length()))),
-                formatDuration(Span.length()), formatDuration(Longest), Gpu);
-    Cost C = Model.make(Count, Idle, Idle,
-                        formatv("an upper bound: the idle gaps of at least {0} while the host "
-                                "was not waiting in a CUDA call, if all that host work ran "
-                                "concurrently with the GPU",
-                                formatDuration(MinGap)),
-                        CostModel::Clock::Host);
+                                             static_cast<double>(Active))),
+                formatDuration(Active), formatDuration(Longest), Gpu,
+                Phases ? formatv(", less {0} of idle phases of at least {1} (start-up, "
+                                 "loading, evaluation)",
+                                 formatDuration(Phases), formatDuration(phaseGapNs(Id)))
+                             .str()
+                       : std::string());
+    // Running the host's work concurrently with the GPU's hides the shorter
+    // of the two: the saving is at most the GPU's busy time in the span
+    // (a start-up phase of seconds before a few ms of GPU work saves ms).
+    uint64_t GpuBusy = Busy.total();
+    uint64_t Saving = std::min(Idle, GpuBusy);
+    std::string How =
+        formatv("an upper bound: the idle gaps of at least {0} while the host was not waiting "
+                "in a CUDA call, if all that host work ran concurrently with the GPU",
+                formatDuration(MinGap))
+            .str();
+    if (Saving < Idle)
+      How += formatv("; overlap hides at most the GPU's own {0} of work in the span, so the "
+                     "saving is that",
+                     formatDuration(GpuBusy))
+                 .str();
+    Cost C = Model.make(Count, Idle, Saving, std::move(How), CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), nullptr, std::move(C));
     R.Processes.insert(Proc);
     R.F.Evidence["device"] = static_cast<int64_t>(Dev);
@@ -442,6 +498,8 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
     for (size_t I : Calls) {
       Measured += P.ApiCalls[I].duration();
       uint64_t Idle = Model.idleAroundReturn(I);
+      if (Idle >= phaseGapNs(Id))
+        Idle = 0; // A phase of the program (start-up, evaluation), not the sync's.
       Saving += Idle;
       if (const SourceLocation *S = siteOf(I)) {
         auto &E = Sites[describe(*S)];
@@ -449,6 +507,10 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
         E.second = S;
       }
     }
+    // Without the waits the host queues ahead and its work overlaps the
+    // GPU's: that hides at most the GPU's busy time.
+    uint64_t Idle = Saving;
+    Saving = std::min(Saving, Gpu);
     if (!worthIt(Id, Proc, Saving))
       continue;
     const SourceLocation *Top = nullptr;
@@ -466,14 +528,18 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
         "host needs the results{4}{3}",
         N,
         static_cast<uint64_t>(static_cast<double>(N) / (static_cast<double>(Gpu) / 1e9)),
-        formatDuration(Saving), "",
+        formatDuration(Idle), "",
         Python ? " (in PyTorch, .item(), .cpu(), .tolist() and copies from or to pageable "
                  "memory synchronize)"
                : "");
-    Cost C = Model.make(N, Measured, Saving,
-                        "the GPU's idle time around each synchronization's return, from its "
-                        "last work to the next, less the gap of back-to-back work",
-                        CostModel::Clock::Host);
+    std::string How = "the GPU's idle time around each synchronization's return, from its "
+                      "last work to the next, less the gap of back-to-back work";
+    if (Saving < Idle)
+      How += formatv("; overlapping the host's work with the GPU's hides at most the GPU's "
+                     "own {0} of work, so the saving is that",
+                     formatDuration(Gpu))
+                 .str();
+    Cost C = Model.make(N, Measured, Saving, std::move(How), CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), Top, std::move(C));
     R.Calls.insert(Calls.begin(), Calls.end());
     Out.push_back(std::move(R));

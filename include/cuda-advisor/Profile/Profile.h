@@ -164,6 +164,10 @@ struct ApiCall {
   uint64_t Correlation = 0;
   int ReturnCode = 0;     ///< cudaError_t; 0 = cudaSuccess.
   int64_t StackIndex = -1; ///< Into Profile::Stacks; -1: none recorded.
+  /// A plain copy call's destination and source pointers (cudaMemcpy,
+  /// cudaMemcpyAsync), when the profile has them.
+  bool HasCopyPointers = false;
+  uint64_t CopyDst = 0, CopySrc = 0;
   uint64_t duration() const { return End > Start ? End - Start : 0; }
 };
 
