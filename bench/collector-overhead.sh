@@ -9,12 +9,16 @@
 #                       100 x (x.cuda(), * 2, .cpu()) loop on 1M floats, timed
 #                       three times in each process (the median is the
 #                       process's value)
+#   pytorch-train-mlp   examples/pytorch/train_mlp.py --repeat 3: 50 training
+#                       steps of a small MLP (forward, backward, SGD; cuBLAS
+#                       GEMMs, about 30 launches a step), the median of three
 #   sync-in-loop        examples/sync-in-loop bad: 1000 x (launch, sync), the
 #                       worst case for per-call costs
 #   transfer-in-loop    examples/transfer-in-loop bad: 100 x (H2D, kernel, D2H)
 # Variants: none (no profiler), record (cuda-advisor record), record-nostacks
 # (C++ only: record --no-stacks), torch-profiler (PyTorch only:
-# torch.profiler with CPU and CUDA activities).
+# torch.profiler with CPU and CUDA activities). WORKLOADS="a b" runs only
+# those workloads.
 #
 # Every round runs one process of each (workload, variant), in an order that
 # rotates from round to round, so that drift and the seed loop's bimodal
@@ -41,6 +45,7 @@ run() {
   local workload=$1 variant=$2 round=$3 prog=() pre=() out="$TMP/out.txt"
   case $workload in
   pytorch-seed-loop) prog=("$PY" "$SEED" --repeat 3) ;;
+  pytorch-train-mlp) prog=("$PY" "$ROOT/examples/pytorch/train_mlp.py" --repeat 3) ;;
   *) prog=("$BUILD/examples/$workload" bad) ;;
   esac
   case $variant in
@@ -72,9 +77,18 @@ run() {
 echo "workload,variant,round,rc,loop_ms,wall_ms,stack_capture_ns,callsites" >"$RESULTS"
 JOBS=(
   "pytorch-seed-loop none" "pytorch-seed-loop record" "pytorch-seed-loop torch-profiler"
+  "pytorch-train-mlp none" "pytorch-train-mlp record" "pytorch-train-mlp record-nostacks"
+  "pytorch-train-mlp torch-profiler"
   "sync-in-loop none" "sync-in-loop record" "sync-in-loop record-nostacks"
   "transfer-in-loop none" "transfer-in-loop record" "transfer-in-loop record-nostacks"
 )
+if [ -n "${WORKLOADS:-}" ]; then
+  KEPT=()
+  for job in "${JOBS[@]}"; do
+    case " $WORKLOADS " in *" ${job%% *} "*) KEPT+=("$job") ;; esac
+  done
+  JOBS=("${KEPT[@]}")
+fi
 for round in $(seq "$ROUNDS"); do
   n=${#JOBS[@]}
   for i in $(seq 0 $((n - 1))); do

@@ -4,7 +4,9 @@
 #include "JsonLine.h"
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <cstring>
 #include <elf.h>
 #include <pthread.h>
@@ -140,8 +142,20 @@ const void *_Unwind_Find_FDE(void *Pc, struct dwarf_eh_bases *Bases);
 
 namespace {
 
-enum RuleKind : uint64_t { NoRule = 0, RspBased = 1, RbpBased = 2, EndOfStack = 3, Unsupported = 4 };
-enum RbpKind : uint64_t { RbpSame = 0, RbpSaved = 1, RbpUndefined = 2 };
+/// RbpDerefBased: the CFA is loaded from rbp + offset, as GCC's stack
+/// realignment with a DRAP register (`DW_CFA_def_cfa_expression: DW_OP_breg6
+/// (rbp): -40; DW_OP_deref`) says; cuBLASLt's kernels launch from such frames.
+enum RuleKind : uint64_t {
+  NoRule = 0,
+  RspBased = 1,
+  RbpBased = 2,
+  EndOfStack = 3,
+  Unsupported = 4,
+  RbpDerefBased = 5
+};
+/// RbpSaved: the caller's rbp is at CFA + offset; RbpAtRbp: at this frame's
+/// rbp + offset (`DW_CFA_expression: r6 (DW_OP_breg6 (rbp): 0)`, DRAP frames).
+enum RbpKind : uint64_t { RbpSame = 0, RbpSaved = 1, RbpUndefined = 2, RbpAtRbp = 3 };
 
 uint64_t packRule(RuleKind Kind, RbpKind Rbp = RbpSame, int32_t Cfa = 0, int16_t RbpOff = 0,
                   int8_t RaOff = 0) {
@@ -234,16 +248,35 @@ struct Cursor {
 };
 
 struct RegRule {
-  enum Kind : uint8_t { Same, Undefined, Offset, Other } K = Same;
+  /// AtRbp: saved at rbp + Off (a DW_CFA_expression of DW_OP_breg6 alone).
+  enum Kind : uint8_t { Same, Undefined, Offset, AtRbp, Other } K = Same;
   int64_t Off = 0;
 };
 
 struct CfiState {
   unsigned CfaReg = RegRsp;
   int64_t CfaOffset = 8;
-  bool CfaExpression = false;
+  bool CfaExpression = false; ///< One the fast path cannot evaluate.
+  bool CfaDerefRbp = false;   ///< CFA = *(rbp + CfaOffset).
   RegRule Rbp, Ra;
 };
+
+/// Reads a DWARF expression that is DW_OP_breg6 (rbp) OFFSET, optionally
+/// followed by DW_OP_deref; the two forms of GCC's DRAP frames.
+bool rbpExpression(const uint8_t *P, uint64_t Len, int64_t &Off, bool &Deref) {
+  if (Len < 2 || P[0] != 0x76) // DW_OP_breg6
+    return false;
+  Cursor E{P + 1, P + Len};
+  Off = E.sleb();
+  if (E.Bad)
+    return false;
+  Deref = false;
+  if (E.P < E.End && *E.P == 0x06) { // DW_OP_deref
+    Deref = true;
+    ++E.P;
+  }
+  return E.P == E.End;
+}
 
 struct CfiProgram {
   uint64_t CodeAlign = 1;
@@ -342,32 +375,47 @@ bool runCfi(const CfiProgram &Prog, Cursor C, CfiState &S, uintptr_t Loc, uintpt
     case 0x0c: // def_cfa
       S.CfaReg = unsigned(C.uleb());
       S.CfaOffset = int64_t(C.uleb());
-      S.CfaExpression = false;
+      S.CfaExpression = S.CfaDerefRbp = false;
       break;
     case 0x0d: // def_cfa_register
       S.CfaReg = unsigned(C.uleb());
-      S.CfaExpression = false;
+      S.CfaExpression = S.CfaDerefRbp = false;
       break;
     case 0x0e: // def_cfa_offset
       S.CfaOffset = int64_t(C.uleb());
       break;
     case 0x0f: { // def_cfa_expression
       uint64_t Len = C.uleb();
-      C.fixed(0);
-      if (uint64_t(C.End - C.P) < Len)
+      if (C.Bad || uint64_t(C.End - C.P) < Len)
         return false;
+      int64_t Off = 0;
+      bool Deref = false;
+      if (rbpExpression(C.P, Len, Off, Deref) && Deref) {
+        S.CfaDerefRbp = true;
+        S.CfaExpression = false;
+        S.CfaReg = RegRbp;
+        S.CfaOffset = Off;
+      } else {
+        S.CfaExpression = true;
+        S.CfaDerefRbp = false;
+      }
       C.P += Len;
-      S.CfaExpression = true;
       break;
     }
     case 0x10: // expression
     case 0x16: { // val_expression
       uint64_t Reg = C.uleb();
       uint64_t Len = C.uleb();
-      if (uint64_t(C.End - C.P) < Len)
+      if (C.Bad || uint64_t(C.End - C.P) < Len)
         return false;
+      int64_t Off = 0;
+      bool Deref = false;
+      // "rbp was saved at rbp + Off" (DRAP frames); anything else is opaque.
+      if (Op == 0x10 && rbpExpression(C.P, Len, Off, Deref) && !Deref)
+        SetRule(Reg, {RegRule::AtRbp, Off});
+      else
+        SetRule(Reg, {RegRule::Other, 0});
       C.P += Len;
-      SetRule(Reg, {RegRule::Other, 0});
       break;
     }
     case 0x11: { // offset_extended_sf
@@ -409,26 +457,32 @@ bool runCfi(const CfiProgram &Prog, Cursor C, CfiState &S, uintptr_t Loc, uintpt
 }
 
 /// The rule for the frame whose return address is ReturnAddress.
-uint64_t computeRule(uintptr_t ReturnAddress) {
+uint64_t unsupported(const char **Why, const char *Reason) {
+  if (Why)
+    *Why = Reason;
+  return packRule(Unsupported);
+}
+
+uint64_t computeRule(uintptr_t ReturnAddress, const char **Why = nullptr) {
   uintptr_t Pc = ReturnAddress - 1; // Inside the call instruction.
   dwarf_eh_bases Bases{};
   const auto *Fde = static_cast<const uint8_t *>(_Unwind_Find_FDE(reinterpret_cast<void *>(Pc), &Bases));
   if (!Fde)
-    return packRule(Unsupported);
+    return unsupported(Why, "no FDE (code without unwind tables)");
   uint32_t FdeLength;
   std::memcpy(&FdeLength, Fde, 4);
   if (FdeLength == 0 || FdeLength == 0xffffffffu)
-    return packRule(Unsupported);
+    return unsupported(Why, "FDE length 0 or 64-bit");
   Cursor F{Fde + 4, Fde + 4 + FdeLength};
   int32_t CieOffset = int32_t(uint32_t(F.fixed(4)));
   const uint8_t *Cie = Fde + 4 - CieOffset;
   uint32_t CieLength;
   std::memcpy(&CieLength, Cie, 4);
   if (CieLength == 0 || CieLength == 0xffffffffu)
-    return packRule(Unsupported);
+    return unsupported(Why, "CIE length 0 or 64-bit");
   Cursor C{Cie + 4, Cie + 4 + CieLength};
   if (C.fixed(4) != 0) // CIE id.
-    return packRule(Unsupported);
+    return unsupported(Why, "not a CIE");
   uint8_t Version = C.u8();
   const char *Aug = reinterpret_cast<const char *>(C.P);
   size_t AugLen = strnlen(Aug, size_t(C.End - C.P));
@@ -444,7 +498,7 @@ uint64_t computeRule(uintptr_t ReturnAddress) {
     uint64_t Len = C.uleb();
     Cursor A{C.P, C.P + Len};
     if (uint64_t(C.End - C.P) < Len)
-      return packRule(Unsupported);
+      return unsupported(Why, "CIE augmentation data too long");
     C.P += Len;
     for (const char *Ch = Aug + 1; *Ch; ++Ch) {
       if (*Ch == 'R') {
@@ -457,46 +511,54 @@ uint64_t computeRule(uintptr_t ReturnAddress) {
       } else if (*Ch == 'B') {
         // AArch64 pointer authentication: no effect on x86-64 rules.
       } else {
-        return packRule(Unsupported); // 'S' (signal frame) and unknown ones.
+        return unsupported(Why, "CIE augmentation S (signal frame) or unknown"); // 'S' (signal frame) and unknown ones.
       }
     }
   } else if (Aug[0] != '\0') {
-    return packRule(Unsupported);
+    return unsupported(Why, "CIE augmentation not z...");
   }
   if (C.Bad || Prog.CodeAlign == 0)
-    return packRule(Unsupported);
+    return unsupported(Why, "bad CIE");
   // The CIE's initial instructions set the rules at the function's entry.
   Prog.Initial.Ra = {RegRule::Same, 0};
   if (!runCfi(Prog, C, Prog.Initial, 0, UINTPTR_MAX))
-    return packRule(Unsupported);
+    return unsupported(Why, "CIE instructions not understood");
   // The FDE: pc_begin, pc_range, augmentation data, then instructions.
   F.skipEncoded(FdeEncoding);
   F.skipEncoded(FdeEncoding & 0x0f);
   if (Aug[0] == 'z') {
     uint64_t Len = F.uleb();
     if (uint64_t(F.End - F.P) < Len)
-      return packRule(Unsupported);
+      return unsupported(Why, "FDE augmentation data too long");
     F.P += Len;
   }
   if (F.Bad)
-    return packRule(Unsupported);
+    return unsupported(Why, "bad FDE");
   CfiState S = Prog.Initial;
   if (!runCfi(Prog, F, S, reinterpret_cast<uintptr_t>(Bases.func), Pc))
-    return packRule(Unsupported);
+    return unsupported(Why, "FDE instructions not understood");
 
   if (S.Ra.K == RegRule::Undefined)
     return packRule(EndOfStack);
-  if (S.CfaExpression || (S.CfaReg != RegRsp && S.CfaReg != RegRbp) || S.Ra.K != RegRule::Offset ||
-      S.Rbp.K == RegRule::Other)
-    return packRule(Unsupported);
+  if (S.CfaExpression)
+    return unsupported(Why, "CFA is a DWARF expression");
+  if (S.CfaReg != RegRsp && S.CfaReg != RegRbp)
+    return unsupported(Why, "CFA is based on a register other than rsp and rbp");
+  if (S.Ra.K != RegRule::Offset)
+    return unsupported(Why, "return address not saved at an offset from the CFA");
+  if (S.Rbp.K == RegRule::Other)
+    return unsupported(Why, "rbp saved by an expression or in a register");
+  if (S.Rbp.K == RegRule::AtRbp && !S.CfaDerefRbp)
+    return unsupported(Why, "rbp saved at rbp + offset outside a DRAP frame");
   if (S.CfaOffset < INT32_MIN || S.CfaOffset > INT32_MAX || S.Ra.Off < INT8_MIN ||
       S.Ra.Off > INT8_MAX || S.Rbp.Off < INT16_MIN || S.Rbp.Off > INT16_MAX)
-    return packRule(Unsupported);
+    return unsupported(Why, "offsets out of range");
   RbpKind Rbp = S.Rbp.K == RegRule::Offset      ? RbpSaved
+                : S.Rbp.K == RegRule::AtRbp     ? RbpAtRbp
                 : S.Rbp.K == RegRule::Undefined ? RbpUndefined
                                                 : RbpSame;
-  return packRule(S.CfaReg == RegRsp ? RspBased : RbpBased, Rbp, int32_t(S.CfaOffset),
-                  int16_t(S.Rbp.Off), int8_t(S.Ra.Off));
+  RuleKind Kind = S.CfaDerefRbp ? RbpDerefBased : S.CfaReg == RegRsp ? RspBased : RbpBased;
+  return packRule(Kind, Rbp, int32_t(S.CfaOffset), int16_t(S.Rbp.Off), int8_t(S.Ra.Off));
 }
 
 /// The calling thread's stack, for bounds checks on every load.
@@ -560,8 +622,40 @@ uint64_t StackWalker::rule(uintptr_t ReturnAddress) {
   return R;
 }
 
-size_t StackWalker::fallback(uintptr_t *Frames, size_t Max) {
+/// With CUDA_ADVISOR_DEBUG_STACKS=1, says on stderr why the fast walk gave
+/// up, once per frame address (at most 64): the module and symbol of the
+/// frame, and the reason.
+static void explainFallback(uintptr_t Ip, const char *Why) {
+  static const bool Enabled = [] {
+    const char *E = std::getenv("CUDA_ADVISOR_DEBUG_STACKS");
+    return E && *E && std::strcmp(E, "0") != 0;
+  }();
+  if (!Enabled)
+    return;
+  static std::mutex Mutex;
+  static uintptr_t Seen[64];
+  static size_t NumSeen = 0;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (size_t I = 0; I < NumSeen; ++I)
+    if (Seen[I] == Ip)
+      return;
+  if (NumSeen == 64)
+    return;
+  Seen[NumSeen++] = Ip;
+  Dl_info Info{};
+  if (Ip && dladdr(reinterpret_cast<void *>(Ip - 1), &Info) && Info.dli_fname)
+    std::fprintf(stderr, "cuda-advisor collector: slow stack walk at %#lx (%s+%#lx, %s): %s\n",
+                 static_cast<unsigned long>(Ip), Info.dli_fname,
+                 static_cast<unsigned long>(Ip - reinterpret_cast<uintptr_t>(Info.dli_fbase)),
+                 Info.dli_sname ? Info.dli_sname : "?", Why);
+  else
+    std::fprintf(stderr, "cuda-advisor collector: slow stack walk at %#lx: %s\n",
+                 static_cast<unsigned long>(Ip), Why);
+}
+
+size_t StackWalker::fallback(uintptr_t *Frames, size_t Max, uintptr_t Ip, const char *Why) {
   SlowCaptures.fetch_add(1, std::memory_order_relaxed);
+  explainFallback(Ip, Why);
   return captureSlow(Frames, Max);
 }
 
@@ -577,7 +671,7 @@ size_t StackWalker::capture(uintptr_t *Frames, size_t Max) {
   uintptr_t Bp = Fp[0];
   const ThreadStack &T = threadStack();
   if (T.State != 1 || Sp <= T.Low || Sp >= T.High)
-    return fallback(Frames, Max);
+    return fallback(Frames, Max, Ip, "the thread's stack bounds are unknown");
   size_t N = 0;
   for (unsigned Guard = 0; Guard < 1024; ++Guard) {
     if (N > 0 || !isSkipped(Ip)) {
@@ -589,17 +683,26 @@ size_t StackWalker::capture(uintptr_t *Frames, size_t Max) {
     RuleKind K = ruleKind(R);
     if (K == EndOfStack)
       return N;
-    if (K != RspBased && K != RbpBased)
-      return fallback(Frames, Max);
+    if (K != RspBased && K != RbpBased && K != RbpDerefBased) {
+      const char *Why = "no unwind rule";
+      if (K == Unsupported)
+        computeRule(Ip, &Why);
+      return fallback(Frames, Max, Ip, Why);
+    }
     uintptr_t Cfa = (K == RspBased ? Sp : Bp) + intptr_t(ruleCfa(R));
+    if (K == RbpDerefBased) {
+      if (Cfa < Sp || Cfa + 8 > T.High)
+        return fallback(Frames, Max, Ip, "the DRAP slot is outside the stack");
+      Cfa = *reinterpret_cast<const uintptr_t *>(Cfa);
+    }
     uintptr_t RaAt = Cfa + intptr_t(ruleRaOffset(R));
     if (Cfa <= Sp || Cfa > T.High || RaAt < Sp || RaAt + 8 > T.High)
-      return fallback(Frames, Max);
+      return fallback(Frames, Max, Ip, "the CFA or the return address is outside the stack");
     uintptr_t NextBp = Bp;
-    if (ruleRbp(R) == RbpSaved) {
-      uintptr_t BpAt = Cfa + intptr_t(ruleRbpOffset(R));
+    if (ruleRbp(R) == RbpSaved || ruleRbp(R) == RbpAtRbp) {
+      uintptr_t BpAt = (ruleRbp(R) == RbpSaved ? Cfa : Bp) + intptr_t(ruleRbpOffset(R));
       if (BpAt < Sp || BpAt + 8 > T.High)
-        return fallback(Frames, Max);
+        return fallback(Frames, Max, Ip, "the saved rbp is outside the stack");
       NextBp = *reinterpret_cast<const uintptr_t *>(BpAt);
     } else if (ruleRbp(R) == RbpUndefined) {
       NextBp = 0;

@@ -69,7 +69,7 @@ private:
   };
   static int onObject(struct dl_phdr_info *Info, size_t Size, void *Data);
   uint64_t rule(uintptr_t ReturnAddress);
-  size_t fallback(uintptr_t *Frames, size_t Max);
+  size_t fallback(uintptr_t *Frames, size_t Max, uintptr_t Ip, const char *Why);
 
   static constexpr size_t MaxRanges = 32;
   Range Ranges[MaxRanges];

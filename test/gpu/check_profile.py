@@ -47,6 +47,10 @@ def summarize(path):
     kernels, memcpys = by_type["kernel"], by_type["memcpy"]
     apis = by_type["api"]
     callsite_corr = {c["correlation"] for c in by_type["callsite"]}
+    # Copy calls' pointers (dst, src) from their callsite records.
+    pointers = {c["correlation"]: (c["dst"], c["src"]) for c in by_type["callsite"]
+                if "dst" in c and "src" in c}
+    copy_calls = [a for a in apis if a["name"].startswith("cudaMemcpy")]
     stacks = {st["id"]: st for st in by_type["stack"]}
     modules = by_type["module"]
     s.update({
@@ -81,6 +85,10 @@ def summarize(path):
         "memcpy_calls_with_stack": sum(1 for a in apis if a["name"].startswith("cudaMemcpy")
                                        and a["correlation"] in callsite_corr),
         "memcpy_calls": sum(1 for a in apis if a["name"].startswith("cudaMemcpy")),
+        "memcpy_calls_with_pointers": sum(1 for a in copy_calls if a["correlation"] in pointers),
+        # Distinct (dst, src) pairs over the copy calls that have them.
+        "copy_pointer_pairs": len({pointers[a["correlation"]] for a in copy_calls
+                                   if a["correlation"] in pointers}),
         "max_stack_depth": max((len(st["frames"]) for st in stacks.values()), default=0),
         "bytes": len(data),
     })

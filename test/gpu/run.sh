@@ -88,6 +88,7 @@ check_copy_loop() {
     'end["failed_calls"] == 0' 'end["reason"] == "exit" and end["exit_code"] == 0' \
     'records_match' 'launches == 100 and launches_with_stack == 100' \
     'memcpy_calls == 200 and memcpy_calls_with_stack == 200' 'stacks <= 10' \
+    'memcpy_calls_with_pointers == 200 and copy_pointer_pairs == 2' \
     'end["stack_slow_walks"] == 0' \
     'main_module is not None and len(main_module.get("build_id", "")) >= 16' \
     'any(d["source"] == "cupti" and d["sms"] > 0 for d in devices)' \

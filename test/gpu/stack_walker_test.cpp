@@ -60,6 +60,22 @@ __attribute__((noinline)) void realigned(int Depth) {
   Buf[1] = Buf[Depth];
 }
 
+// Over-aligned locals and alloca in one function: GCC realigns the stack with
+// a DRAP register, and the CFA is loaded from the frame
+// (DW_CFA_def_cfa_expression: DW_OP_breg6 (rbp): -8; DW_OP_deref), as in
+// cuBLASLt's launch paths.
+__attribute__((noinline)) void drapFrames(int Depth) {
+  alignas(64) volatile char Buf[128];
+  volatile char *P = static_cast<volatile char *>(__builtin_alloca(16 + Depth * 8));
+  Buf[Depth & 63] = 1;
+  P[0] = Buf[0];
+  if (Depth == 0)
+    compareHere("realigned stack with a DRAP register");
+  else
+    drapFrames(Depth - 1);
+  Buf[1] = P[0];
+}
+
 __attribute__((noinline)) void withAlloca(int Depth) {
   volatile char *P = static_cast<volatile char *>(__builtin_alloca(32 + Depth * 16));
   P[0] = 1;
@@ -105,6 +121,7 @@ int main() {
   compareHere("main");
   withFramePointer(30);
   realigned(20);
+  drapFrames(12);
   withAlloca(25);
   omitFpRecurse(30, &leafCallback);
   std::vector<int> V(1000);
