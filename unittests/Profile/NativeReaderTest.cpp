@@ -264,6 +264,45 @@ TEST(NativeReaderTest, SeedPyTorchLoop) {
   EXPECT_EQ(Fixed.Copies.size(), 5u);
 }
 
+// Recorded after the collector began writing copy pointers: every
+// cudaMemcpyAsync has its dst and src; x.cuda() reads one host tensor each
+// iteration, the batches of a training loop are different slices.
+TEST(NativeReaderTest, CopyPointers) {
+  Profile Seed = read("seed_loop.pointers.jsonl");
+  std::set<uint64_t> UploadSources;
+  size_t WithPointers = 0, Copies = 0;
+  for (const ApiCall &A : Seed.ApiCalls) {
+    if (A.Name != "cudaMemcpyAsync")
+      continue;
+    ++Copies;
+    WithPointers += A.HasCopyPointers;
+  }
+  EXPECT_EQ(Copies, 43u);
+  EXPECT_EQ(WithPointers, 43u);
+  for (const Copy &C : Seed.Copies)
+    if (C.Kind == CopyKind::HtoD && C.Bytes == 4000000)
+      for (const ApiCall &A : Seed.ApiCalls)
+        if (A.Correlation == C.Correlation && A.HasCopyPointers)
+          UploadSources.insert(A.CopySrc);
+  EXPECT_EQ(UploadSources.size(), 1u);
+
+  Profile Train = read("train_mlp.bad.jsonl");
+  std::set<uint64_t> BatchSources;
+  for (const Copy &C : Train.Copies)
+    if (C.Kind == CopyKind::HtoD && C.Bytes == 2u << 20)
+      for (const ApiCall &A : Train.ApiCalls)
+        if (A.Correlation == C.Correlation && A.HasCopyPointers)
+          BatchSources.insert(A.CopySrc);
+  // 22 batch uploads (2 warm-up steps, then 20), of 20 slices: the warm-up
+  // copies the first two again.
+  EXPECT_EQ(BatchSources.size(), 20u);
+
+  // Older recordings have no pointers: unknown, not zero.
+  Profile Old = read("seed_loop.bad.jsonl");
+  EXPECT_TRUE(std::none_of(Old.ApiCalls.begin(), Old.ApiCalls.end(),
+                           [](const ApiCall &A) { return A.HasCopyPointers; }));
+}
+
 TEST(NativeReaderTest, FirstCudaError) {
   // test/gpu/oob.cu: an out-of-bounds kernel, then 99 more iterations that
   // all fail with the sticky error.
