@@ -396,43 +396,175 @@ void KinetoReader::attachPythonStacks() {
   }
 }
 
-Expected<Profile> KinetoReader::read(StringRef Contents) {
-  Expected<json::Value> Doc = json::parse(Contents);
-  if (!Doc) {
-    std::string Why = toString(Doc.takeError());
-    return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
-                      "off (" + Why + ")");
+/// A scanner over the document's structure that finds where each value
+/// ends without building it: a torch.profiler trace of a training run is
+/// hundreds of MB, and llvm::json's tree of it takes some 70 bytes of memory
+/// per byte of file. Only the small top-level values and one event at a time
+/// are parsed into json::Values.
+class TraceScanner {
+public:
+  explicit TraceScanner(StringRef S) : S(S) {}
+  size_t skipSpace(size_t P) const {
+    while (P < S.size() && (S[P] == ' ' || S[P] == '\n' || S[P] == '\r' || S[P] == '\t'))
+      ++P;
+    return P;
   }
+  /// One past the end of the value that starts at P, or npos if the text ends
+  /// first. Strings, objects and arrays are matched; a scalar runs to the next
+  /// delimiter. The value itself is checked by json::parse later.
+  size_t valueEnd(size_t P) const {
+    if (P >= S.size())
+      return StringRef::npos;
+    char C = S[P];
+    if (C == '"') {
+      for (size_t I = P + 1; I < S.size(); ++I) {
+        if (S[I] == '\\')
+          ++I;
+        else if (S[I] == '"')
+          return I + 1;
+      }
+      return StringRef::npos;
+    }
+    if (C == '{' || C == '[') {
+      unsigned Depth = 0;
+      bool InString = false;
+      for (size_t I = P; I < S.size(); ++I) {
+        char Ch = S[I];
+        if (InString) {
+          if (Ch == '\\')
+            ++I;
+          else if (Ch == '"')
+            InString = false;
+        } else if (Ch == '"') {
+          InString = true;
+        } else if (Ch == '{' || Ch == '[') {
+          ++Depth;
+        } else if ((Ch == '}' || Ch == ']') && --Depth == 0) {
+          return I + 1;
+        }
+      }
+      return StringRef::npos;
+    }
+    size_t I = P;
+    while (I < S.size() && !StringRef(",}] \t\r\n").contains(S[I]))
+      ++I;
+    return I == S.size() ? StringRef::npos : I;
+  }
+  /// Calls Fn(Begin, End) for each element of the array at P; returns false
+  /// (with Where set) if the array is cut off or malformed.
+  template <typename F> bool forEachElement(size_t P, F Fn, size_t &Where) const {
+    P = skipSpace(P + 1);
+    if (P < S.size() && S[P] == ']')
+      return true;
+    while (true) {
+      size_t E = valueEnd(P);
+      if (E == StringRef::npos) {
+        Where = P;
+        return false;
+      }
+      Fn(P, E);
+      P = skipSpace(E);
+      if (P < S.size() && S[P] == ',') {
+        P = skipSpace(P + 1);
+        continue;
+      }
+      if (P < S.size() && S[P] == ']')
+        return true;
+      Where = P;
+      return false;
+    }
+  }
+  StringRef S;
+};
+
+Expected<Profile> KinetoReader::read(StringRef Contents) {
+  TraceScanner Scan(Contents);
+  auto CutOff = [&](size_t Where, const Twine &Why) {
+    return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
+                      "off (" + Why + " at byte " + Twine(Where) + ")");
+  };
   // The object form, or the Chrome trace format's bare array of events.
-  const json::Object *Top = Doc->getAsObject();
-  const json::Array *Events = Top ? Top->getArray("traceEvents") : Doc->getAsArray();
-  if (!Events)
+  size_t Start = Scan.skipSpace(0), EventsAt = StringRef::npos;
+  if (Start < Contents.size() && Contents[Start] == '[') {
+    EventsAt = Start;
+  } else if (Start < Contents.size() && Contents[Start] == '{') {
+    size_t Pos = Scan.skipSpace(Start + 1);
+    while (Pos < Contents.size() && Contents[Pos] != '}') {
+      size_t KeyEnd = Scan.valueEnd(Pos);
+      if (Contents[Pos] != '"' || KeyEnd == StringRef::npos)
+        return CutOff(Pos, "expected a key");
+      Expected<json::Value> Key = json::parse(Contents.slice(Pos, KeyEnd));
+      if (!Key || !Key->getAsString())
+        return CutOff(Pos, Key ? "expected a key" : toString(Key.takeError()));
+      Pos = Scan.skipSpace(KeyEnd);
+      if (Pos >= Contents.size() || Contents[Pos] != ':')
+        return CutOff(Pos, "expected ':'");
+      Pos = Scan.skipSpace(Pos + 1);
+      size_t ValueEnd = Scan.valueEnd(Pos);
+      if (ValueEnd == StringRef::npos)
+        return CutOff(Pos, "a value is cut off");
+      StringRef K = *Key->getAsString();
+      if (K == "traceEvents" && Contents[Pos] == '[') {
+        EventsAt = Pos;
+      } else if (K == "baseTimeNanoseconds" || K == "deviceProperties" ||
+                 K == "computeProperties") {
+        Expected<json::Value> V = json::parse(Contents.slice(Pos, ValueEnd));
+        if (!V)
+          return CutOff(Pos, toString(V.takeError()));
+        if (K == "baseTimeNanoseconds") {
+          if (std::optional<int64_t> B = V->getAsInteger(); B && *B > 0)
+            Base = static_cast<uint64_t>(*B);
+        } else if (const json::Array *Devices = V->getAsArray();
+                   Devices && P.Devices.empty()) {
+          for (const json::Value &D : *Devices)
+            if (const json::Object *O = D.getAsObject())
+              readDevice(*O);
+        }
+      }
+      Pos = Scan.skipSpace(ValueEnd);
+      if (Pos < Contents.size() && Contents[Pos] == ',')
+        Pos = Scan.skipSpace(Pos + 1);
+      else if (Pos >= Contents.size() || Contents[Pos] != '}')
+        return CutOff(Pos, "expected ',' or '}'");
+    }
+    if (Pos >= Contents.size())
+      return CutOff(Pos, "the object is not closed");
+  } else {
+    return CutOff(Start, "not a JSON object or array");
+  }
+  if (EventsAt == StringRef::npos)
     return fail(Path, "a JSON document without a \"traceEvents\" array, not a torch.profiler "
                       "Chrome trace");
-  if (Top) {
-    if (std::optional<int64_t> B = Top->getInteger("baseTimeNanoseconds"); B && *B > 0)
-      Base = static_cast<uint64_t>(*B);
-    for (StringRef Key : {"deviceProperties", "computeProperties"})
-      if (const json::Array *Devices = Top->getArray(Key)) {
-        for (const json::Value &D : *Devices)
-          if (const json::Object *O = D.getAsObject())
-            readDevice(*O);
-        break;
-      }
-  }
 
-  for (const json::Value &V : *Events) {
-    const json::Object *E = V.getAsObject();
-    if (!E) {
-      ++Malformed;
-      continue;
-    }
-    if (E->getString("ph") == "M" && E->getString("name") == "process_name")
-      if (std::optional<int64_t> Pid = idField(*E, "pid"))
-        if (const json::Object *Args = E->getObject("args"))
-          ProcessNames[*Pid] = Args->getString("name").value_or("").str();
-    readEvent(*E);
-  }
+  std::string ParseError;
+  size_t Where = 0;
+  bool Complete = Scan.forEachElement(
+      EventsAt,
+      [&](size_t B, size_t E) {
+        if (!ParseError.empty())
+          return;
+        Expected<json::Value> V = json::parse(Contents.slice(B, E));
+        if (!V) {
+          ParseError = toString(V.takeError()) + " at byte " + std::to_string(B);
+          return;
+        }
+        const json::Object *Ev = V->getAsObject();
+        if (!Ev) {
+          ++Malformed;
+          return;
+        }
+        if (Ev->getString("ph") == "M" && Ev->getString("name") == "process_name")
+          if (std::optional<int64_t> Pid = idField(*Ev, "pid"))
+            if (const json::Object *Args = Ev->getObject("args"))
+              ProcessNames[*Pid] = Args->getString("name").value_or("").str();
+        readEvent(*Ev);
+      },
+      Where);
+  if (!Complete)
+    return CutOff(Where, "the event array is cut off");
+  if (!ParseError.empty())
+    return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
+                      "off (" + ParseError + ")");
   attachPythonStacks();
 
   Proc.Pid = HostPid && *HostPid >= 0 ? static_cast<uint32_t>(*HostPid) : 0;
