@@ -231,7 +231,10 @@ const Expr *ValueTracker::resolve(const Expr *E) {
     if (!DRE)
       return E;
     const Expr *V = singleValue(cast<VarDecl>(DRE->getDecl()));
-    if (!V)
+    // An initializer Sema did not finish (after a fatal error, such as a
+    // missing header, `dim3 g(f(n), m)` keeps a ParenListExpr without a
+    // type) is no value to follow.
+    if (!V || V->getType().isNull() || V->containsErrors())
       return E;
     E = V;
   }

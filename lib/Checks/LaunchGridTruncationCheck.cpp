@@ -30,6 +30,8 @@ static const Expr *strip(const Expr *E) { return stripTemporaries(E); }
 static SmallVector<const Expr *, 3> gridComponents(const Expr *Grid, ValueTracker &VT) {
   SmallVector<const Expr *, 3> Out;
   const Expr *E = strip(VT.resolve(Grid));
+  if (!E || E->getType().isNull())
+    return Out;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getConstructor() && CE->getConstructor()->isCopyOrMoveConstructor() &&
         CE->getNumArgs() == 1)
@@ -47,6 +49,8 @@ static SmallVector<const Expr *, 3> gridComponents(const Expr *Grid, ValueTracke
 /// The expression of block.x/.y/.z (index I), when it can be seen.
 static const Expr *blockComponent(const Expr *Block, unsigned I, ValueTracker &VT) {
   const Expr *E = strip(VT.resolve(Block));
+  if (!E || E->getType().isNull())
+    return nullptr;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getConstructor() && CE->getConstructor()->isCopyOrMoveConstructor() &&
         CE->getNumArgs() == 1)
