@@ -15,6 +15,14 @@
 
 #include "cuda_advisor_removed_api.h"
 #include "cuda_advisor_removed_templates.h"
+#include "cuda_advisor_cache_hints.h"
+
+/* nvcc's math_functions.h includes <math.h> for the host side, which puts
+ * isfinite, isnan and friends in the global namespace; Clang's wrapper
+ * defines that header's guard and keeps only the device overloads, so host
+ * code calling ::isfinite(float) without including <math.h> (llm.c's
+ * dev/cuda/common.h) no longer parses. */
+#include <math.h>
 
 /* Clang honours __managed__ only for HIP; for CUDA it drops it, and device
  * code using the variable no longer parses. A managed variable is a device
