@@ -76,7 +76,8 @@ run() {
 
 echo "workload,variant,round,rc,loop_ms,wall_ms,stack_capture_ns,callsites" >"$RESULTS"
 JOBS=(
-  "pytorch-seed-loop none" "pytorch-seed-loop record" "pytorch-seed-loop torch-profiler"
+  "pytorch-seed-loop none" "pytorch-seed-loop record" "pytorch-seed-loop record-nostacks"
+  "pytorch-seed-loop torch-profiler"
   "pytorch-train-mlp none" "pytorch-train-mlp record" "pytorch-train-mlp record-nostacks"
   "pytorch-train-mlp torch-profiler"
   "sync-in-loop none" "sync-in-loop record" "sync-in-loop record-nostacks"
