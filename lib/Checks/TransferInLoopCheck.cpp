@@ -384,6 +384,8 @@ std::optional<CopyKind> directionOf(const CallExpr *Call, const ApiInfo &Api, AS
     return CopyKind::HostToDevice;
   if (Dev(Src) && Host(Dst))
     return CopyKind::DeviceToHost;
+  if (Dev(Src) && Dev(Dst))
+    return CopyKind::DeviceToDevice;
   return std::nullopt;
 }
 
@@ -467,7 +469,7 @@ void TransferInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     const Stmt *Loop = Loops.back();
     if (std::optional<ApiInfo> Api = classifyApiCall(Call)) {
-      if (isTransferOrAllocation(Api->Kind))
+      if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api))
         reportDirect(Call, *Api, Loop);
       return;
     }
@@ -493,7 +495,7 @@ TransferInLoopCheck::transfersReachedFrom(const FunctionDecl *FD, unsigned Depth
   std::vector<Reached> Found;
   forEachCallInLoops(Def->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
     if (std::optional<ApiInfo> Api = classifyApiCall(Call)) {
-      if (isTransferOrAllocation(Api->Kind))
+      if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api))
         Found.push_back({Call, *Api});
       return;
     }
@@ -505,6 +507,24 @@ TransferInLoopCheck::transfersReachedFrom(const FunctionDecl *FD, unsigned Depth
           Found.push_back(R);
   });
   return Summaries[Def] = std::move(Found);
+}
+
+bool TransferInLoopCheck::isDeviceSideWork(const CallExpr *Call, const ApiInfo &Api) {
+  if (Api.Kind == ApiKind::Memset) {
+    // cudaMemset waits for the host only on pinned or managed memory; on
+    // device memory (or memory of unknown origin, which a memset of the
+    // runtime requires to be device memory) it is a fill kernel: a reset of
+    // what the loop's kernels accumulate, or a cache flush between timed runs.
+    MemoryKind K =
+        Call->getNumArgs() ? provenance().of(Call->getArg(0)).Kind : MemoryKind::Unknown;
+    return K != MemoryKind::Pinned && K != MemoryKind::Pageable && K != MemoryKind::Managed;
+  }
+  if (Api.Kind != ApiKind::Copy && Api.Kind != ApiKind::CopyAsync)
+    return false;
+  // Peer copies cross the interconnect between GPUs: transfers.
+  if (StringRef(Api.Name).contains("Peer"))
+    return false;
+  return directionOf(Call, Api, Ctx.ast(), provenance()) == CopyKind::DeviceToDevice;
 }
 
 /// The advice for a copy that runs on every iteration of Loop.

@@ -37,6 +37,10 @@ private:
   const std::vector<Reached> &transfersReachedFrom(const clang::FunctionDecl *FD,
                                                    unsigned Depth);
   bool allocatedInLoop(const clang::Expr *Freed, const clang::Stmt *Loop);
+  /// A device-to-device copy on one GPU, or a memset of device memory: work
+  /// the GPU does at device-memory bandwidth, like a kernel, with no
+  /// transfer over the bus and no wait for the host.
+  bool isDeviceSideWork(const clang::CallExpr *Call, const analysis::ApiInfo &Api);
   void reportDirect(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
                     const clang::Stmt *Loop);
   void reportIndirect(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,

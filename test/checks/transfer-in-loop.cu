@@ -66,7 +66,7 @@ void scratch(int steps, size_t bytes) {
     float *tmp;
     // CHECK: :[[@LINE+1]]:5: warning: cudaMalloc allocates on every iteration of this loop; allocate once before the loop and reuse the buffer [transfer-in-loop]
     cudaMalloc(&tmp, bytes);
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemset runs on every iteration of this loop [transfer-in-loop]
+    // The memset of the scratch buffer is device-side work: no finding of its own.
     cudaMemset(tmp, 0, bytes);
     // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration of this loop; keep the buffer and free it once after the loop [transfer-in-loop]
     cudaFree(tmp);
@@ -238,12 +238,43 @@ void scalarParameter(float *dScale, int steps) {
   }
 }
 
-// A device-to-device copy each iteration: no direction to hoist to.
-void deviceCopies(float *d, const float *dInit, int steps) {
+// A device-to-device copy each iteration restores the input on the GPU, at
+// device-memory bandwidth and without waiting for the host: the fix the
+// check itself suggests for uploads that restore an input. No finding, with
+// the kind given or read from where the pointers come from; the upload next
+// to it is still reported.
+void deviceCopies(float *d, const float *dInit, const float *h, int steps) {
   for (int s = 0; s < steps; ++s) {
-    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop [transfer-in-loop]
     cudaMemcpy(d, dInit, Bytes, cudaMemcpyDeviceToDevice);
     twice<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop, but the loop's kernels may write the destination
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+  }
+}
+void deviceCopiesDefault(int steps) {
+  float *dA, *dB;
+  cudaMalloc(&dA, Bytes);
+  cudaMalloc(&dB, Bytes);
+  for (int s = 0; s < steps; ++s) {
+    cudaMemcpyAsync(dA, dB, Bytes, cudaMemcpyDefault);
+    twice<<<N / 256, 256>>>(dA, N);
+  }
+}
+
+// Memsets of device memory are fill kernels: resetting an accumulator, or
+// flushing the L2 cache between timed runs of a benchmark. A memset of
+// pinned host memory waits for the host, and is reported.
+void deviceMemsets(float *dAcc, size_t l2Bytes, int repeats) {
+  void *flush;
+  cudaMalloc(&flush, l2Bytes);
+  float *hPinned;
+  cudaMallocHost(&hPinned, Bytes);
+  for (int r = 0; r < repeats; ++r) {
+    cudaMemset(flush, 0, l2Bytes);
+    cudaMemset(dAcc, 0, Bytes);
+    twice<<<N / 256, 256>>>(dAcc, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemset runs on every iteration of this loop; 4 MiB set each time [transfer-in-loop]
+    cudaMemset(hPinned, 0, Bytes);
   }
 }
 
