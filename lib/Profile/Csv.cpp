@@ -26,6 +26,7 @@ bool parse(StringRef Text, std::vector<Row> &Rows, std::vector<std::string> &Log
     }
     Row R;
     R.Line = Line;
+    R.Quoted = Text[I] == '"';
     std::string Field;
     bool Quoted = false, InQuotes = false;
     for (;;) {

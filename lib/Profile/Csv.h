@@ -20,6 +20,7 @@ namespace cuda_advisor::profile::csv {
 struct Row {
   std::vector<std::string> Fields;
   size_t Line = 0; ///< 1-based line of the file where the row starts.
+  bool Quoted = false; ///< Whether the row starts with a quote (ncu quotes every field).
 };
 
 /// Splits Text into rows. Lines starting with "==" (the profilers' log

@@ -268,7 +268,18 @@ Expected<Profile> NcuReader::read(StringRef Contents) {
     Columns.try_emplace(Header[I], I);
   int Last = std::max(column("CC"), column("Grid Size"));
   FixedColumns = static_cast<size_t>(std::max(Last, column("Kernel Name")) + 1);
-  ArrayRef<csv::Row> Body = ArrayRef(Rows).drop_front(HeaderRow + 1);
+  // ncu quotes every field of its rows: an unquoted line under the header is
+  // the program's own output, printed to the same stream (`ncu --csv ./app >
+  // out.csv` without --log-file).
+  std::vector<csv::Row> Kept;
+  size_t Foreign = 0;
+  for (csv::Row &R : MutableArrayRef(Rows).drop_front(HeaderRow + 1)) {
+    if (R.Quoted)
+      Kept.push_back(std::move(R));
+    else
+      ++Foreign;
+  }
+  ArrayRef<csv::Row> Body = Kept;
   bool Details = column("Metric Name") >= 0 && column("Metric Value") >= 0 &&
                  column("Metric Unit") >= 0;
   if (Error E = Details ? readDetails(Body) : readRaw(Body))
@@ -276,6 +287,13 @@ Expected<Profile> NcuReader::read(StringRef Contents) {
   if (P.Metrics.empty())
     return fail(Path, "an Nsight Compute CSV header without any kernel row (the file is "
                       "truncated, or ncu profiled no kernel)");
+  if (Foreign && !P.Processes.empty())
+    P.Processes.front().Warnings.push_back(
+        formatv("{0}: {1} {2} among the table's rows {3} not ncu rows (the program's own "
+                "output?) and {4} skipped",
+                Path, Foreign, Foreign == 1 ? "line" : "lines", Foreign == 1 ? "is" : "are",
+                Foreign == 1 ? "was" : "were")
+            .str());
   return std::move(P);
 }
 
