@@ -573,18 +573,44 @@ void Walker::walkCall(const CallExpr *Call) {
       return;
     }
   }
+  // The value types of the toolkit's headers (__half, __nv_bfloat16, their
+  // pairs): their conversions and operators take the value by const
+  // reference or as a const method, and only read it. `(float)x[i]` and
+  // `a[i] + b[i]` on bf16 data are loads of the elements.
+  llvm::SmallVector<const Expr *, 2> ValueReads;
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
-    bool ByRef = I >= Shift && I - Shift < Callee->getNumParams() &&
-                 Callee->getParamDecl(I - Shift)->getType()->isReferenceType();
-    if (passesMemory(Arg) || (ByRef && Arg->isGLValue() && lvalue(Arg).IsMemory))
-      return opaqueSite(Call); // std::swap(a[i], a[j]), a library call on a buffer.
+    QualType PT = I >= Shift && I - Shift < Callee->getNumParams()
+                      ? Callee->getParamDecl(I - Shift)->getType()
+                      : QualType();
+    bool ByRef = !PT.isNull() && PT->isReferenceType();
+    if (passesMemory(Arg))
+      return opaqueSite(Call); // A library call on a buffer.
+    if (ByRef && Arg->isGLValue() && lvalue(Arg).IsMemory) {
+      if (!PT->getPointeeType().isConstQualified() || !isSmallValueType(PT->getPointeeType()))
+        return opaqueSite(Call); // std::swap(a[i], a[j]).
+      ValueReads.push_back(Arg);
+    }
   }
   if (MD && !MD->isStatic())
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (const Expr *Obj = MC->getImplicitObjectArgument();
-          Obj && Obj->isGLValue() && lvalue(Obj).IsMemory)
-        return opaqueSite(Call); // A method of an object that lives in memory.
+          Obj && Obj->isGLValue() && lvalue(Obj).IsMemory) {
+        if (!MD->isConst() || !isSmallValueType(Obj->getType()))
+          return opaqueSite(Call); // A method of an object that lives in memory.
+        ValueReads.push_back(Obj);
+      }
+  for (const Expr *Read : ValueReads)
+    recordLValue(Read, AccessKind::Load);
+}
+
+bool Walker::isSmallValueType(QualType T) const {
+  T = T.getNonReferenceType().getUnqualifiedType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || T->isDependentType() || !T.isTriviallyCopyableType(Ctx))
+    return false;
+  unsigned Size = sizeOf(T);
+  return Size > 0 && Size <= 16;
 }
 
 void Walker::invalidateWrittenArgs(const CallExpr *Call) {

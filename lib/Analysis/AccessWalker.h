@@ -149,6 +149,9 @@ private:
   Symbol opaque(const Expr *E) const { return {SymbolKind::Opaque, 0, Context, E}; }
 
   unsigned sizeOf(QualType T) const;
+  /// A trivially copyable class of at most 16 bytes (__half, __nv_bfloat16,
+  /// their pairs): a const use of one in memory reads it.
+  bool isSmallValueType(QualType T) const;
   unsigned pointeeSize(QualType PtrType) const;
 
   std::optional<Symbol> coordinate(const Expr *E) const;

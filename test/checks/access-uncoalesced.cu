@@ -8,6 +8,8 @@
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 struct Particle { float x, y, z, vx, vy, vz; };
 struct Vec3 { float x, y, z; };
@@ -327,6 +329,45 @@ __global__ void columnBlocks(const float *in, float *out, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * h + y] = in[x * h + y];
+}
+
+// Reduced-precision elements: the conversions and operators of cuda_bf16.h
+// and cuda_fp16.h take the value by const reference or as a const method,
+// and read it. A row per thread is uncoalesced; a column per thread, and
+// the vectorized pairs, are not.
+__global__ void bf16RowSums(float *out, const __nv_bfloat16 *x, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float s = 0.0f;
+  for (int c = 0; c < cols; ++c)
+    // CHECK: :[[@LINE+1]]:17: warning: uncoalesced global load of 'x': consecutive threads are `cols` elements apart (a symbolic stride); when `cols` >= 16 every lane needs a 32-byte sector of its own, so 6.2% of the bytes moved are used
+    s += (float)x[r * cols + c];
+  out[r] = s;
+}
+__global__ void bf16ColSums(float *out, const __nv_bfloat16 *x, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols)
+    return;
+  float s = 0.0f;
+  for (int r = 0; r < rows; ++r)
+    s += (float)x[r * cols + c];
+  out[c] = s;
+}
+__global__ void halfRowMax(__half *out, const __half *x, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  __half m = __float2half(-65504.0f);
+  for (int c = 1; c < cols; ++c)
+    // CHECK: :[[@LINE+1]]:9: warning: uncoalesced global load of 'x': consecutive threads are `cols` elements apart
+    if (x[r * cols + c] > m)
+      // CHECK: :[[@LINE+1]]:11: warning: uncoalesced global load of 'x': consecutive threads are `cols` elements apart
+      m = x[r * cols + c];
+  out[r] = m;
+}
+__global__ void halfAxpy(__half *y, const __half *x, __half a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
 }
 
 void launch(double *d, float *f, int h) {
