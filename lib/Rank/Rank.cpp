@@ -200,11 +200,21 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
     Records[I] = {std::move(M.Calls), std::move(M.Kernels)};
   }
 
-  // The runtime rules.
+  // The runtime rules. The savings of GPU idle gaps and of synchronization
+  // both come from overlapping the host's work with the GPU's, which hides at
+  // most the GPU's busy time: OverlapOf[I] is finding I's process, whose busy
+  // time bounds what such findings add to the total together.
+  std::map<size_t, ProcessIndex> OverlapOf;
   GlobList Enabled(Cfg.Checks);
   for (RuntimeFinding &R : runRuntimeRules(Model, Cfg, Enabled)) {
     if (coveredByStatic(R, C))
       continue;
+    if (R.F.CheckId == "runtime-gpu-idle-gaps" || R.F.CheckId == "runtime-sync-heavy") {
+      if (!R.Processes.empty())
+        OverlapOf[Findings.size()] = *R.Processes.begin();
+      else if (!R.Calls.empty())
+        OverlapOf[Findings.size()] = P.ApiCalls[*R.Calls.begin()].Process;
+    }
     if (P.Processes.size() > 1)
       sayWhere(R, P);
     std::vector<size_t> Calls(R.Calls.begin(), R.Calls.end()),
@@ -239,6 +249,7 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   // upload once): the total counts each record's saving once, from the
   // finding that saves the most.
   std::set<size_t> CountedCalls, CountedKernels;
+  std::map<ProcessIndex, uint64_t> OverlapLeft;
   std::vector<Finding> Ordered;
   Ordered.reserve(Ranked.size() + Unranked.size());
   for (size_t I : Ranked) {
@@ -249,10 +260,16 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
     for (size_t R : Kernels)
       Fresh += CountedKernels.insert(R).second;
     uint64_t Saving = Findings[I].Ranking->SavingNs;
-    S.TotalSavingNs += Total == 0 ? Saving
+    uint64_t Counted = Total == 0 ? Saving
                                   : static_cast<uint64_t>(static_cast<double>(Saving) *
                                                           static_cast<double>(Fresh) /
                                                           static_cast<double>(Total));
+    if (auto O = OverlapOf.find(I); O != OverlapOf.end()) {
+      auto [Left, New] = OverlapLeft.try_emplace(O->second, Index.busy(O->second).total());
+      Counted = std::min(Counted, Left->second);
+      Left->second -= Counted;
+    }
+    S.TotalSavingNs += Counted;
     Ordered.push_back(std::move(Findings[I]));
   }
   // Unmatched runtime findings do not exist; unmatched static ones keep
