@@ -790,6 +790,36 @@ bool TransferInLoopCheck::staleUpload(const CallExpr *Call, const Stmt *Loop,
   return !Changed;
 }
 
+/// The copy's host buffer is a pointer variable that the loop swaps with
+/// another one (`std::swap(front, back)`): double buffering, where an async
+/// copy fills or drains one buffer while the host works on the other (llm.c's
+/// device_to_file and file_to_device stream checkpoints this way).
+static bool hostBufferSwapped(const CallExpr *Call, const Expr *HostSide, const Stmt *Loop) {
+  const auto *DRE = HostSide ? dyn_cast<DeclRefExpr>(HostSide->IgnoreParenCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->getType()->isPointerType())
+    return false;
+  auto Names = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == V;
+  };
+  llvm::SmallVector<const Stmt *, 32> Work{Loop};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *C = dyn_cast<CallExpr>(S); C && C != Call) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getIdentifier() && F->getName() == "swap" && C->getNumArgs() == 2 &&
+          (Names(C->getArg(0)) || Names(C->getArg(1))))
+        return true;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
 bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
   auto IntoFreed = [&](const Expr *Target) {
@@ -937,6 +967,15 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
         (changesPerIteration(Call->getArg(1), Loop, VT) ||
          changesPerIteration(Call->getArg(3), Loop, VT)))
       return;
+    if (Api.Kind == ApiKind::CopyAsync) {
+      std::optional<CopyKind> Dir = directionOf(Call, Api, Ctx.ast(), provenance());
+      CopyOperands O = copyOperands(Api.Name);
+      const Expr *HostSide = Dir == CopyKind::HostToDevice   ? argAt(Call, O.Src)
+                             : Dir == CopyKind::DeviceToHost ? argAt(Call, O.Dst)
+                                                             : nullptr;
+      if (hostBufferSwapped(Call, HostSide, Loop))
+        return; // Double buffering: the overlapped form of the copy.
+    }
     Msg = Api.Name + " runs on every iteration of this loop";
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " copied each time";

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 #include <vector>
+#include <stdio.h>
+#include <utility>
 
 __global__ void twice(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -409,4 +411,41 @@ void scratchViaHelper(int steps) {
     // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration of this loop
     cudaFree(tmp);
   }
+}
+
+// Streaming a device buffer to a file in chunks through two pinned buffers
+// that the loop swaps: the async copy of one chunk overlaps the host writing
+// the other. Double buffering is the overlapped form: no finding. The same
+// loop through a single buffer is reported.
+void saveDoubleBuffered(FILE *out, const char *dSrc, size_t total, size_t chunk, cudaStream_t s) {
+  char *pinned;
+  cudaMallocHost(&pinned, 2 * chunk);
+  void *front = pinned, *back = pinned + chunk;
+  size_t done = 0, pending = 0;
+  while (done < total) {
+    size_t n = total - done < chunk ? total - done : chunk;
+    cudaMemcpyAsync(front, dSrc + done, n, cudaMemcpyDeviceToHost, s);
+    if (pending)
+      fwrite(back, 1, pending, out);
+    cudaStreamSynchronize(s);
+    std::swap(front, back);
+    pending = n;
+    done += n;
+  }
+  fwrite(back, 1, pending, out);
+  cudaFreeHost(pinned);
+}
+void saveSingleBuffered(FILE *out, const char *dSrc, size_t total, size_t chunk, cudaStream_t s) {
+  char *pinned;
+  cudaMallocHost(&pinned, chunk);
+  size_t done = 0;
+  while (done < total) {
+    size_t n = total - done < chunk ? total - done : chunk;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyAsync runs on every iteration of this loop; the host reads the result in the loop
+    cudaMemcpyAsync(pinned, dSrc + done, n, cudaMemcpyDeviceToHost, s);
+    cudaStreamSynchronize(s);
+    fwrite(pinned, 1, n, out);
+    done += n;
+  }
+  cudaFreeHost(pinned);
 }
