@@ -1,5 +1,5 @@
 // Files that include the CUDA math libraries' and the reduced-precision
-// headers (cuBLAS, cuBLASLt, cuda_fp16.h, cuda_bf16.h, mma.h) parse with a
+// headers (cuBLAS, cuBLASLt, cuda_fp16.h, cuda_bf16.h, mma.h, NVTX) parse with a
 // toolkit and with the bundled declarations alike, with the same findings:
 // without a toolkit every llm.c and SGEMM_CUDA file failed on cublas_v2.h.
 //
@@ -18,6 +18,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
+#include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 
 typedef __nv_bfloat16 bf16;
@@ -79,12 +80,14 @@ void project(float *dOut, const float *dW, const float *dIn, float *hOut, int m,
   (void)heuristic;
   const float one = 1.0f, zero = 0.0f;
   for (int s = 0; s < steps; ++s) {
+    nvtxRangePush("step");
     CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, dW, k, dIn, k, &zero, dOut, n));
     CHECK_BLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dW, CUDA_R_32F, n, dIn,
                             CUDA_R_32F, k, &zero, dOut, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
                             CUBLAS_GEMM_DEFAULT_TENSOR_OP));
     // CHECK: libraries.cu:[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop{{.*}}[transfer-in-loop]
     cudaMemcpy(hOut, dOut, sizeof(float) * m * n, cudaMemcpyDeviceToHost);
+    nvtxRangePop();
   }
   CHECK_BLAS(cublasLtMatmulDescDestroy(desc));
   CHECK_BLAS(cublasLtDestroy(lt));
