@@ -214,9 +214,10 @@ void KinetoReader::readDevice(const json::Object &O) {
   D.ComputeMajor = static_cast<int>(I("computeMajor", "major"));
   D.ComputeMinor = static_cast<int>(I("computeMinor", "minor"));
   D.NumSMs = static_cast<int>(I("numSms", "multiProcessorCount"));
-  D.WarpSize = I("warpSize") > 0 ? static_cast<int>(I("warpSize")) : 32;
-  D.MaxWarpsPerSM =
-      static_cast<int>(I("maxThreadsPerMultiprocessor", "maxThreadsPerMultiProcessor") / D.WarpSize);
+  int64_t Warp = I("warpSize");
+  D.WarpSize = Warp >= 1 && Warp <= 1024 ? static_cast<int>(Warp) : 32;
+  int64_t Threads = I("maxThreadsPerMultiprocessor", "maxThreadsPerMultiProcessor");
+  D.MaxWarpsPerSM = Threads > 0 && Threads / D.WarpSize <= 1024 ? static_cast<int>(Threads / D.WarpSize) : 0;
   D.MaxThreadsPerBlock = static_cast<int>(I("maxThreadsPerBlock"));
   D.RegistersPerSM = static_cast<int>(I("regsPerMultiprocessor"));
   D.MaxRegistersPerBlock = static_cast<int>(I("regsPerBlock"));
@@ -224,6 +225,7 @@ void KinetoReader::readDevice(const json::Object &O) {
   D.SharedMemPerBlock = static_cast<uint64_t>(I("sharedMemPerBlock"));
   D.SharedMemPerBlockOptin = static_cast<uint64_t>(I("sharedMemPerBlockOptin"));
   D.GlobalMemoryBytes = static_cast<uint64_t>(I("totalGlobalMem"));
+  sanitize(D);
   P.Devices.push_back(std::move(D));
 }
 

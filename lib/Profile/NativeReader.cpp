@@ -436,9 +436,11 @@ void NativeReader::finish() {
     if (S != StackById.end())
       Proc.FirstErrorStack = static_cast<int64_t>(S->second);
   }
-  for (Device &D : P.Devices)
+  for (Device &D : P.Devices) {
     if (!D.MemoryBandwidthBytesPerSec && D.Id < std::size(DriverBandwidth))
       D.MemoryBandwidthBytesPerSec = DriverBandwidth[D.Id];
+    sanitize(D);
+  }
   Proc.SourceFile = Path.str();
   Proc.Format = "cuda-advisor";
   P.Processes.push_back(std::move(Proc));

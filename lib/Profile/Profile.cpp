@@ -69,6 +69,28 @@ template <typename T> static void appendShifted(std::vector<T> &To, std::vector<
   }
 }
 
+void sanitize(Device &D) {
+  auto Range = [](auto &V, auto Lo, auto Hi) {
+    if (V < Lo || V > Hi)
+      V = 0;
+  };
+  if (D.WarpSize < 1 || D.WarpSize > 1024)
+    D.WarpSize = 32;
+  Range(D.ComputeMajor, 0, 100);
+  Range(D.ComputeMinor, 0, 100);
+  Range(D.NumSMs, 0, 1 << 16);
+  Range(D.MaxWarpsPerSM, 0, 1024);
+  Range(D.MaxBlocksPerSM, 0, 1024);
+  Range(D.MaxThreadsPerBlock, 0, 1 << 16);
+  Range(D.RegistersPerSM, 0, 1 << 24);
+  Range(D.MaxRegistersPerBlock, 0, 1 << 24);
+  constexpr uint64_t GiB = uint64_t(1) << 30;
+  Range(D.SharedMemPerSM, uint64_t(0), GiB);
+  Range(D.SharedMemPerBlock, uint64_t(0), GiB);
+  Range(D.SharedMemPerBlockOptin, uint64_t(0), GiB);
+  Range(D.ReservedSharedMemPerBlock, uint64_t(0), GiB);
+}
+
 void Profile::merge(Profile &&Other) {
   auto PShift = static_cast<ProcessIndex>(Processes.size());
   auto SShift = static_cast<int64_t>(Stacks.size());

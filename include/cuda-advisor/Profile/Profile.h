@@ -72,6 +72,11 @@ struct Device {
   uint64_t CoreClockKHz = 0;
 };
 
+/// Sets fields that no GPU has (a warp of 0 or 2^32 threads, negative
+/// counts: a damaged or hand-edited profile) to unknown (0; the warp size to
+/// 32), so that nothing downstream divides by them.
+void sanitize(Device &D);
+
 struct Kernel {
   ProcessIndex Process = 0;
   std::string Name;      ///< Mangled where the format has it (collector, nsys).
