@@ -148,11 +148,35 @@ static const Stmt *fullExpression(const Expr *E, ASTContext &Ctx) {
   return S;
 }
 
+/// The compound statement S is a direct child of, and its position there.
+static std::pair<const CompoundStmt *, unsigned> positionInBlock(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  const auto *CS = Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
+  if (!CS)
+    return {nullptr, 0};
+  unsigned I = 0;
+  for (const Stmt *Child : CS->body()) {
+    if (Child == S)
+      return {CS, I};
+    ++I;
+  }
+  return {nullptr, 0};
+}
+
 void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
-  // Accesses of one statement with the same conflict on the same buffer are
-  // one finding: the first in the source reports, the others are its notes.
+  // Accesses of one statement, or of consecutive statements of one block
+  // (`Bs[r * 69 + 4 * c + 0] = v.x;` ... `+ 3] = v.w;`, the unpacked store of
+  // a float4), with the same conflict on the same buffer are one finding: the
+  // first in the source reports, the others are its notes.
   using Key = std::tuple<const Stmt *, const void *, unsigned, int64_t>;
   llvm::MapVector<Key, std::vector<const Conflict *>> Groups;
+  struct Placed {
+    Conflict *C;
+    const Stmt *Statement;
+    const void *Buffer;
+    int64_t Stride;
+  };
+  std::vector<Placed> Live;
   unsigned Unnamed = 0;
   for (auto &Entry : Sites) {
     Conflict &C = Entry.second;
@@ -168,8 +192,28 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
     const Stmt *Statement = fullExpression(C.Access.Site, Ctx.ast());
     if (!Buffer) // Nothing to tell two buffers apart by: keep each alone.
       Statement = reinterpret_cast<const Stmt *>(uintptr_t(++Unnamed));
-    Groups[Key(Statement, Buffer, C.Banks.Degree, C.AtLeast ? int64_t(-1) : C.StrideWords)]
-        .push_back(&C);
+    Live.push_back({&C, Statement, Buffer, C.AtLeast ? int64_t(-1) : C.StrideWords});
+  }
+  // A statement joins the group of the statement right before it in the same
+  // block when that one has the same conflict on the same buffer.
+  using RunKey = std::tuple<const CompoundStmt *, unsigned, const void *, unsigned, int64_t>;
+  llvm::DenseMap<RunKey, const Stmt *> ByPosition;
+  for (const Placed &P : Live)
+    if (P.Buffer)
+      if (auto [CS, I] = positionInBlock(P.Statement, Ctx.ast()); CS)
+        ByPosition[RunKey(CS, I, P.Buffer, P.C->Banks.Degree, P.Stride)] = P.Statement;
+  for (const Placed &P : Live) {
+    const Stmt *Anchor = P.Statement;
+    if (P.Buffer)
+      if (auto [CS, I] = positionInBlock(P.Statement, Ctx.ast()); CS)
+        while (I > 0) {
+          auto It = ByPosition.find(RunKey(CS, I - 1, P.Buffer, P.C->Banks.Degree, P.Stride));
+          if (It == ByPosition.end())
+            break;
+          Anchor = It->second;
+          --I;
+        }
+    Groups[Key(Anchor, P.Buffer, P.C->Banks.Degree, P.Stride)].push_back(P.C);
   }
   const SourceManager &SM = Ctx.sourceManager();
   for (auto &[K, Members] : Groups) {
@@ -178,9 +222,12 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
                                           SM.getFileLoc(B->Access.Site->getBeginLoc()));
     });
     std::vector<const Expr *> Siblings;
+    llvm::SmallPtrSet<const Stmt *, 4> Statements;
+    for (const Conflict *C : Members)
+      Statements.insert(fullExpression(C->Access.Site, Ctx.ast()));
     for (const Conflict *C : llvm::drop_begin(Members))
       Siblings.push_back(C->Access.Site);
-    report(*Members.front(), Siblings);
+    report(*Members.front(), Statements.size(), Siblings);
   }
 }
 
@@ -228,7 +275,7 @@ static std::string indexedPointer(const Expr *Site, const MemoryRoot &Root) {
   return DRE->getDecl()->getName().str();
 }
 
-void AccessSharedBankConflictCheck::report(const Conflict &C,
+void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statements,
                                            ArrayRef<const Expr *> Siblings) {
   const MemoryAccess &A = C.Access;
   ASTContext &AST = Ctx.ast();
@@ -265,7 +312,10 @@ void AccessSharedBankConflictCheck::report(const Conflict &C,
       Msg += "; pad the rows by one element ('" + Padded + "')";
   }
 
-  if (!Siblings.empty())
+  if (!Siblings.empty() && Statements > 1)
+    Msg += " (" + std::to_string(Siblings.size() + 1) + " accesses of " +
+           std::to_string(Statements) + " consecutive statements have this conflict)";
+  else if (!Siblings.empty())
     Msg += " (" + std::to_string(Siblings.size() + 1) +
            " accesses of this statement have this conflict)";
 

@@ -38,7 +38,8 @@ private:
   std::optional<Conflict> evaluate(const analysis::MemoryAccess &A) const;
   /// Reports C; Siblings are further accesses of the same statement with the
   /// same conflict, shown as its notes.
-  void report(const Conflict &C, llvm::ArrayRef<const clang::Expr *> Siblings);
+  /// Siblings: the group's other accesses, of Statements statements in all.
+  void report(const Conflict &C, unsigned Statements, llvm::ArrayRef<const clang::Expr *> Siblings);
 
   const unsigned MinDegree; ///< Conflicts of a lower degree are not reported.
   /// The narrowest known blockDim.x below 32 of each kernel's launches in this TU.

@@ -261,10 +261,11 @@ __global__ void scanBlelloch(float *out, const float *in, int n) {
   extern __shared__ float temp[];
   int thid = threadIdx.x, offset = 1;
   // Each thread moves two neighbouring words: every instruction is 2-way
-  // (a float2 access would not be).
-  // CHECK: :[[@LINE+1]]:3: warning: 2-way shared-memory bank conflict on 'temp': consecutive threads are 2 4-byte words apart
+  // (a float2 access would not be). Two consecutive statements with the same
+  // conflict: one finding, a note for the other.
+  // CHECK: :[[@LINE+2]]:3: warning: 2-way shared-memory bank conflict on 'temp': consecutive threads are 2 4-byte words apart{{.*}}(2 accesses of 2 consecutive statements have this conflict)
+  // CHECK: :[[@LINE+2]]:3: note: another access of 'temp' with the same conflict
   temp[2 * thid] = in[2 * thid];
-  // CHECK: :[[@LINE+1]]:3: warning: 2-way shared-memory bank conflict on 'temp'
   temp[2 * thid + 1] = in[2 * thid + 1];
   for (int d = n >> 1; d > 0; d >>= 1) {
     __syncthreads();
@@ -278,9 +279,9 @@ __global__ void scanBlelloch(float *out, const float *in, int n) {
     offset *= 2;
   }
   __syncthreads();
-  // CHECK: :[[@LINE+1]]:19: warning: 2-way shared-memory bank conflict on 'temp'
+  // CHECK: :[[@LINE+2]]:19: warning: 2-way shared-memory bank conflict on 'temp'{{.*}}(2 accesses of 2 consecutive statements have this conflict)
+  // CHECK: :[[@LINE+2]]:23: note: another access of 'temp' with the same conflict
   out[2 * thid] = temp[2 * thid];
-  // CHECK: :[[@LINE+1]]:23: warning: 2-way shared-memory bank conflict on 'temp'
   out[2 * thid + 1] = temp[2 * thid + 1];
 }
 
@@ -314,6 +315,36 @@ __global__ void tileLaunchedNarrow(float *out) {
   Ts[threadIdx.y][threadIdx.x] = 0;
   __syncthreads();
   out[threadIdx.x] = Ts[threadIdx.x][threadIdx.y];
+}
+
+// A float4 unpacked into a padded tile by four consecutive stores: each has
+// the same 4-way conflict, one finding with the other three as notes. The
+// same stores with a barrier between two of them are two runs: two findings.
+__global__ void unpackTile(const float4 *in, float *out, int n) {
+  __shared__ float tile[8 * (128 + 5)];
+  int col = threadIdx.x % 32, row = threadIdx.x / 32;
+  float4 v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  // CHECK: :[[@LINE+1]]:3: warning: 4-way shared-memory bank conflict on 'tile': consecutive threads are 4 4-byte words apart, so 4 lanes hit the same bank and the access takes 4 shared-memory wavefronts instead of 1 (4 accesses of 4 consecutive statements have this conflict) [access-shared-bank-conflict]
+  tile[row * (128 + 5) + col * 4 + 0] = v.x;
+  tile[row * (128 + 5) + col * 4 + 1] = v.y;
+  tile[row * (128 + 5) + col * 4 + 2] = v.z;
+  tile[row * (128 + 5) + col * 4 + 3] = v.w;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = tile[threadIdx.x];
+}
+__global__ void unpackTileSplit(const float4 *in, float *out, int n) {
+  __shared__ float tile[8 * (128 + 5)];
+  int col = threadIdx.x % 32, row = threadIdx.x / 32;
+  float4 v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  // CHECK: :[[@LINE+1]]:3: warning: 4-way shared-memory bank conflict on 'tile'{{.*}}(2 accesses of 2 consecutive statements have this conflict) [access-shared-bank-conflict]
+  tile[row * (128 + 5) + col * 4 + 0] = v.x;
+  tile[row * (128 + 5) + col * 4 + 1] = v.y;
+  __syncthreads();
+  // CHECK: :[[@LINE+1]]:3: warning: 4-way shared-memory bank conflict on 'tile'{{.*}}(2 accesses of 2 consecutive statements have this conflict) [access-shared-bank-conflict]
+  tile[row * (128 + 5) + col * 4 + 2] = v.z;
+  tile[row * (128 + 5) + col * 4 + 3] = v.w;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = tile[threadIdx.x];
 }
 
 void launchReductions(float *a, float *b, unsigned n) {
