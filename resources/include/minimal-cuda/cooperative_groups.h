@@ -32,6 +32,12 @@ public:
   static __device__ dim3 dim_threads();
 };
 __device__ thread_block this_thread_block();
+/* Scratch for tiles of several warps (CUDA 12.x/13). */
+template <unsigned int MaxBlockSize = 1024> struct alignas(8) block_tile_memory {
+  char scratch[8 * (MaxBlockSize / 32)];
+};
+template <unsigned int MaxBlockSize>
+__device__ thread_block this_thread_block(block_tile_memory<MaxBlockSize> &scratch);
 
 class grid_group {
 public:
@@ -109,6 +115,9 @@ template <class Group> __device__ unsigned long long thread_rank(const Group &g)
 template <class Group> __device__ unsigned long long group_size(const Group &g);
 
 } // namespace cooperative_groups
+
+/* What CUDA 11 and 12 had as cooperative_groups::experimental. */
+#include "../compat/cuda_advisor_cg_experimental.h"
 
 #endif /* __cplusplus */
 #endif /* CUDA_ADVISOR_MINIMAL_COOPERATIVE_GROUPS_H */
