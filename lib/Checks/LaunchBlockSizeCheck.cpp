@@ -159,12 +159,40 @@ static ThreadIdxUse threadIdxUse(const FunctionDecl *Kernel, const SourceManager
 }
 
 static std::string shape(const Dim3Value &D) {
-  std::string S = std::to_string(*D.X);
+  auto Text = [](std::optional<int64_t> V) { return V ? std::to_string(*V) : std::string("?"); };
+  std::string S = Text(D.X);
   if (D.rank() >= 2)
-    S += "x" + std::to_string(*D.Y);
+    S += "x" + Text(D.Y);
   if (D.rank() >= 3)
-    S += "x" + std::to_string(*D.Z);
+    S += "x" + Text(D.Z);
   return S;
+}
+
+/// The kernel lays its global accesses out along threadIdx.y, not x: no
+/// access has consecutive x lanes one element apart, and at least one is
+/// known (llm.c's matmul_backward_bias_kernel9 runs 4x8x32 blocks where x
+/// walks rows and y picks 16-byte vectors along a row: full 128-byte row
+/// segments). A narrow blockDim.x costs such a kernel nothing.
+static bool contiguousAlongY(const FunctionDecl *Kernel, KernelSummaries &KS) {
+  const KernelSummary *S = Kernel ? KS.summaryOf(Kernel) : nullptr;
+  if (!S || S->HasUnknownAccesses)
+    return false;
+  bool Known = false;
+  for (const MemoryAccess &A : S->Accesses) {
+    if (A.Address.Root.Space != MemorySpace::Global || A.SingleLane)
+      continue;
+    if (A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown())
+      return false;
+    std::optional<int64_t> X =
+        A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(0)).asConstant();
+    if (X && (*X == int64_t(A.SizeBytes) || *X == -int64_t(A.SizeBytes)))
+      return false; // Contiguous along x.
+    std::optional<int64_t> Y =
+        A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant();
+    if (Y && (*Y == int64_t(A.SizeBytes) || *Y == -int64_t(A.SizeBytes)))
+      Known = true;
+  }
+  return Known;
 }
 
 void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
@@ -255,7 +283,8 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
-  if (Block->rank() >= 2 && Block->X && *Block->X < 32) {
+  if (Block->rank() >= 2 && Block->X && *Block->X < 32 &&
+      !contiguousAlongY(Site->Kernel, Ctx.facts().kernels())) {
     std::string Suggest;
     if (auto T = Block->total(); T && *T % 32 == 0 && *T >= 32)
       Suggest = "; use (32, " + std::to_string(*T / 32) + ")";

@@ -106,3 +106,37 @@ void shapes(const float *m, float *out, int rows, int cols, int *next) {
   copiedIndex<<<rows, block>>>(out);
   passedIndex<<<rows, block>>>(out);
 }
+
+// A narrow blockDim.x costs a kernel whose rows run along threadIdx.x only
+// when x is the contiguous index. Here x walks rows and y picks 16-byte
+// vectors along a row (as a column-sum of bias gradients does): each warp
+// reads four full 128-byte row segments, so no finding. The same block for a
+// kernel that x indexes contiguously is reported, also when a run-time
+// extent leaves the block's depth unknown.
+__global__ void columnSumsAlongY(float *out, const float *in, int rows, int cols) {
+  int c = (blockIdx.x * blockDim.y + threadIdx.y) * 4;
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  for (int r = threadIdx.x + 4 * threadIdx.z; r < rows; r += 4 * blockDim.z) {
+    float4 v = *reinterpret_cast<const float4 *>(in + r * cols + c);
+    acc.x += v.x, acc.y += v.y, acc.z += v.z, acc.w += v.w;
+  }
+  if (threadIdx.x == 0 && threadIdx.z == 0)
+    *reinterpret_cast<float4 *>(out + c) = acc;
+}
+__global__ void columnSumsAlongX(float *out, const float *in, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.f;
+  for (int r = threadIdx.y + 8 * threadIdx.z; r < rows; r += 8 * blockDim.z)
+    acc += in[r * cols + c];
+  out[c * blockDim.y + threadIdx.y] = acc;
+}
+void narrowX(float *out, const float *in, int rows, int cols, int warpsPerBlock) {
+  dim3 deep(4, 8, 32);
+  columnSumsAlongY<<<cols / 32, deep>>>(out, in, rows, cols);
+  dim3 runtimeDepth = {4, 8, (unsigned)warpsPerBlock};
+  columnSumsAlongY<<<cols / 32, runtimeDepth>>>(out, in, rows, cols);
+  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x32 block: each warp spans 8 rows{{.*}}use (32, 32)
+  columnSumsAlongX<<<cols / 4, deep>>>(out, in, rows, cols);
+  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp spans 8 rows, so accesses indexed by threadIdx.x touch that many separate row segments [launch-block-size]
+  columnSumsAlongX<<<cols / 4, runtimeDepth>>>(out, in, rows, cols);
+}
