@@ -291,11 +291,31 @@ void AccessUncoalescedCheck::report(const Site &S) {
              " would do and " + percent(Used) + " of the bytes moved are used";
     }
   } else {
-    std::optional<AffineForm> Elements = Stride.dividedExactly(Size);
-    std::string E = Elements ? Elements->str(AST) : Stride.str(AST) + " / " + std::to_string(Size);
+    // An access wider than the buffer's elements (a float4 stored through a
+    // float *): count the stride in the buffer's elements, as the index is
+    // written, and say how wide the access is.
+    unsigned Unit = Size;
+    const ValueDecl *Root = A.Address.Root.Field ? A.Address.Root.Field : A.Address.Root.Decl;
+    if (Root && Size > 0) {
+      QualType T = Root->getType().getNonReferenceType();
+      QualType Elem = T->isPointerType()   ? T->getPointeeType()
+                      : T->isArrayType()   ? QualType(T->getPointeeOrArrayElementType(), 0)
+                                           : QualType();
+      if (!Elem.isNull() && !Elem->isIncompleteType() && !Elem->isDependentType()) {
+        int64_t ElemSize = AST.getTypeSizeInChars(Elem).getQuantity();
+        if (ElemSize > 0 && ElemSize < Size && Size % ElemSize == 0 &&
+            Stride.dividedExactly(ElemSize))
+          Unit = unsigned(ElemSize);
+      }
+    }
+    std::optional<AffineForm> Elements = Stride.dividedExactly(Unit);
+    std::string E = Elements ? Elements->str(AST) : Stride.str(AST) + " / " + std::to_string(Unit);
     StrideText = "`" + E + "` elements";
-    unsigned MinElements = (32 + Size - 1) / Size;
-    Msg += "consecutive threads are `" + E + "` elements apart (a symbolic stride); when `" + E +
+    unsigned MinElements = (32 + Unit - 1) / Unit;
+    std::string Wide =
+        Unit != Size ? " with " + std::to_string(Size) + "-byte accesses" : std::string();
+    Msg += "consecutive threads are `" + E + "` elements apart" + Wide +
+           " (a symbolic stride); when `" + E +
            "` >= " + std::to_string(MinElements) + " every lane needs a 32-byte sector of its own, "
            "so " + percent(Used) + " of the bytes moved are used (" + std::to_string(Sectors) +
            " sectors per warp instead of " + std::to_string(Ideal) + ")";

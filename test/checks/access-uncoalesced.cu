@@ -370,6 +370,21 @@ __global__ void halfAxpy(__half *y, const __half *x, __half a, int n) {
     y[i] = a * x[i] + y[i];
 }
 
+// 16-byte vectors stored through a float pointer: the stride is counted in
+// the buffer's floats, as the index is written. A row of four floats per
+// thread is uncoalesced; consecutive vectors are not.
+__device__ void storeVec(float *p, float4 v) { *reinterpret_cast<float4 *>(p) = v; }
+__global__ void vecRows(float *out, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE-3]]:48: warning: uncoalesced global store of 'out': consecutive threads are `cols` elements apart with 16-byte accesses (a symbolic stride); when `cols` >= 8 every lane needs a 32-byte sector of its own, so 50% of the bytes moved are used (32 sectors per warp instead of 16)
+  // CHECK: :[[@LINE+1]]:3: note: reached from kernel 'vecRows' through this call
+  storeVec(out + r * cols, make_float4(1.f, 2.f, 3.f, 4.f));
+}
+__global__ void vecRun(float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  storeVec(out + 4 * i, make_float4(1.f, 2.f, 3.f, 4.f));
+}
+
 void launch(double *d, float *f, int h) {
   templated<1><<<1, 32>>>(d);
   templated<4><<<1, 32>>>(d);
