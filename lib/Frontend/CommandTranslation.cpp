@@ -798,6 +798,14 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
         Args.push_back("-Xclang"), Args.push_back("-target-sdk-version=" +
                                                   sdkVersionForClang(Cuda.Version));
       AddCompatOverrides();
+      // nvcc defines its version, and code (CUB, CUTLASS, lab code) selects
+      // APIs by it: `#if __CUDACC_VER_MAJOR__ >= 11`. Clang does not, so an
+      // nvcc project's file would take the oldest branch.
+      if (!Cmd.Nvcc.empty() && Cuda.Version >= 1000) {
+        Args.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(Cuda.Version / 1000));
+        Args.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(Cuda.Version % 1000 / 10));
+        Args.push_back("-D__CUDACC_VER_BUILD__=0");
+      }
       // nvcc adds <cuda>/include/cccl by itself (Thrust, CUB, libcu++).
       if (Cuda.HasCccl)
         Add("-isystem", Cuda.Path + "/include/cccl");
