@@ -200,21 +200,16 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
     Records[I] = {std::move(M.Calls), std::move(M.Kernels)};
   }
 
-  // The runtime rules. The savings of GPU idle gaps and of synchronization
-  // both come from overlapping the host's work with the GPU's, which hides at
-  // most the GPU's busy time: OverlapOf[I] is finding I's process, whose busy
-  // time bounds what such findings add to the total together.
+  // The runtime rules. OverlapOf[I]: the process whose GPU busy time bounds
+  // finding I's saving together with the others of that process
+  // (RuntimeFinding::OverlapOf).
   std::map<size_t, ProcessIndex> OverlapOf;
   GlobList Enabled(Cfg.Checks);
   for (RuntimeFinding &R : runRuntimeRules(Model, Cfg, Enabled)) {
     if (coveredByStatic(R, C))
       continue;
-    if (R.F.CheckId == "runtime-gpu-idle-gaps" || R.F.CheckId == "runtime-sync-heavy") {
-      if (!R.Processes.empty())
-        OverlapOf[Findings.size()] = *R.Processes.begin();
-      else if (!R.Calls.empty())
-        OverlapOf[Findings.size()] = P.ApiCalls[*R.Calls.begin()].Process;
-    }
+    if (R.OverlapOf)
+      OverlapOf[Findings.size()] = *R.OverlapOf;
     if (P.Processes.size() > 1)
       sayWhere(R, P);
     std::vector<size_t> Calls(R.Calls.begin(), R.Calls.end()),

@@ -149,6 +149,19 @@ private:
         Length -= G.length();
     return Length;
   }
+  /// Overlapping the host's work with the GPU's hides the shorter of the
+  /// two: a saving Idle of such overlap is at most the GPU's busy time
+  /// GpuBusy (a start-up of seconds before a few ms of GPU work saves ms).
+  /// Returns the bounded saving and says so in How when it bounds it.
+  static uint64_t boundByGpuBusy(uint64_t Idle, uint64_t GpuBusy, std::string &How) {
+    if (Idle <= GpuBusy)
+      return Idle;
+    How += formatv("; overlapping the host's work with the GPU's hides at most the GPU's own "
+                   "{0} of work, so the saving is that",
+                   formatDuration(GpuBusy))
+               .str();
+    return GpuBusy;
+  }
   bool worthIt(StringRef Rule, ProcessIndex Proc, uint64_t Saving) const {
     double MinShare = optionShare(Rule, "MinSavingShare", 0.01);
     const IntervalSet &Busy = Index.busy(Proc);
@@ -456,24 +469,16 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                                  formatDuration(Phases), formatDuration(phaseGapNs(Id)))
                              .str()
                        : std::string());
-    // Running the host's work concurrently with the GPU's hides the shorter
-    // of the two: the saving is at most the GPU's busy time in the span
-    // (a start-up phase of seconds before a few ms of GPU work saves ms).
-    uint64_t GpuBusy = Busy.total();
-    uint64_t Saving = std::min(Idle, GpuBusy);
     std::string How =
         formatv("an upper bound: the idle gaps of at least {0} while the host was not waiting "
                 "in a CUDA call, if all that host work ran concurrently with the GPU",
                 formatDuration(MinGap))
             .str();
-    if (Saving < Idle)
-      How += formatv("; overlap hides at most the GPU's own {0} of work in the span, so the "
-                     "saving is that",
-                     formatDuration(GpuBusy))
-                 .str();
+    uint64_t Saving = boundByGpuBusy(Idle, Busy.total(), How);
     Cost C = Model.make(Count, Idle, Saving, std::move(How), CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), nullptr, std::move(C));
     R.Processes.insert(Proc);
+    R.OverlapOf = Proc;
     R.F.Evidence["device"] = static_cast<int64_t>(Dev);
     Out.push_back(std::move(R));
   }
@@ -493,24 +498,25 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
     if (N < MinSyncs || Gpu == 0 ||
         static_cast<double>(N) / (static_cast<double>(Gpu) / 1e9) < MinPerSecond)
       continue;
-    uint64_t Measured = 0, Saving = 0;
+    uint64_t Measured = 0, Idle = 0;
     std::map<std::string, std::pair<uint64_t, const SourceLocation *>> Sites;
     for (size_t I : Calls) {
       Measured += P.ApiCalls[I].duration();
-      uint64_t Idle = Model.idleAroundReturn(I);
-      if (Idle >= phaseGapNs(Id))
-        Idle = 0; // A phase of the program (start-up, evaluation), not the sync's.
-      Saving += Idle;
+      uint64_t Around = Model.idleAroundReturn(I);
+      if (Around >= phaseGapNs(Id))
+        Around = 0; // A phase of the program (start-up, evaluation), not the sync's.
+      Idle += Around;
       if (const SourceLocation *S = siteOf(I)) {
         auto &E = Sites[describe(*S)];
-        E.first += Idle;
+        E.first += Around;
         E.second = S;
       }
     }
     // Without the waits the host queues ahead and its work overlaps the
-    // GPU's: that hides at most the GPU's busy time.
-    uint64_t Idle = Saving;
-    Saving = std::min(Saving, Gpu);
+    // GPU's.
+    std::string How = "the GPU's idle time around each synchronization's return, from its "
+                      "last work to the next, less the gap of back-to-back work";
+    uint64_t Saving = boundByGpuBusy(Idle, Gpu, How);
     if (!worthIt(Id, Proc, Saving))
       continue;
     const SourceLocation *Top = nullptr;
@@ -525,23 +531,17 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
     std::string Msg = formatv(
         "{0} synchronizations ({1} per second of GPU time) left the GPU idle {2} in all: each "
         "drains the GPU's queue before the host queues more work; synchronize only where the "
-        "host needs the results{4}{3}",
+        "host needs the results{3}",
         N,
         static_cast<uint64_t>(static_cast<double>(N) / (static_cast<double>(Gpu) / 1e9)),
-        formatDuration(Idle), "",
+        formatDuration(Idle),
         Python ? " (in PyTorch, .item(), .cpu(), .tolist() and copies from or to pageable "
                  "memory synchronize)"
                : "");
-    std::string How = "the GPU's idle time around each synchronization's return, from its "
-                      "last work to the next, less the gap of back-to-back work";
-    if (Saving < Idle)
-      How += formatv("; overlapping the host's work with the GPU's hides at most the GPU's "
-                     "own {0} of work, so the saving is that",
-                     formatDuration(Gpu))
-                 .str();
     Cost C = Model.make(N, Measured, Saving, std::move(How), CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), Top, std::move(C));
     R.Calls.insert(Calls.begin(), Calls.end());
+    R.OverlapOf = Proc;
     Out.push_back(std::move(R));
   }
 }

@@ -5,6 +5,7 @@
 #include "cuda-advisor/Core/CheckInfo.h"
 #include "cuda-advisor/Rank/CostModel.h"
 
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct RuntimeFinding {
   std::set<size_t> Kernels; ///< Into Profile::Kernels.
   /// The processes the finding is about, when it has no records (idle gaps).
   std::set<profile::ProcessIndex> Processes;
+  /// Set when the saving comes from overlapping this process's host work
+  /// with its GPU work (idle gaps, synchronizations): all such findings of a
+  /// process together hide at most its GPU busy time, which the summary's
+  /// total respects.
+  std::optional<profile::ProcessIndex> OverlapOf;
 };
 
 /// Runs every rule that Enabled selects.
