@@ -80,13 +80,11 @@ bool parseMemcpyName(StringRef Name, Copy &C) {
 /// 1.9 wrote ("Kernel", "Memcpy", "Runtime", "Operator"...), in today's names.
 StringRef canonicalCategory(StringRef Cat) {
   return StringSwitch<StringRef>(Cat)
-      .Cases("Kernel", "kernel", "kernel")
-      .Cases("Memcpy", "gpu_memcpy", "gpu_memcpy")
-      .Cases("Memset", "gpu_memset", "gpu_memset")
-      .Cases("Runtime", "cuda_runtime", "cuda_runtime")
-      .Cases("Driver", "cuda_driver", "cuda_driver")
-      .Cases("Operator", "cpu_op", "cpu_op")
-      .Cases("python_function", "Python", "python_function")
+      .Case("Kernel", "kernel")
+      .Case("Memcpy", "gpu_memcpy")
+      .Case("Memset", "gpu_memset")
+      .Case("Runtime", "cuda_runtime")
+      .Case("Operator", "cpu_op")
       .Default(Cat);
 }
 
@@ -452,121 +450,141 @@ public:
       ++I;
     return I == S.size() ? StringRef::npos : I;
   }
-  /// Calls Fn(Begin, End) for each element of the array at P; returns false
-  /// (with Where set) if the array is cut off or malformed.
-  template <typename F> bool forEachElement(size_t P, F Fn, size_t &Where) const {
-    P = skipSpace(P + 1);
-    if (P < S.size() && S[P] == ']')
-      return true;
-    while (true) {
-      size_t E = valueEnd(P);
-      if (E == StringRef::npos) {
-        Where = P;
-        return false;
-      }
-      Fn(P, E);
-      P = skipSpace(E);
-      if (P < S.size() && S[P] == ',') {
-        P = skipSpace(P + 1);
-        continue;
-      }
-      if (P < S.size() && S[P] == ']')
-        return true;
-      Where = P;
-      return false;
-    }
+  /// What is wrong where: set by the loops below when they return false.
+  struct Problem {
+    size_t Where = 0;
+    std::string Why;
+  };
+  /// Calls Fn(Begin, End) for each element of the array at P, while Fn
+  /// returns true (false: it set Err). False if the array is malformed.
+  template <typename F> bool forEachElement(size_t P, F Fn, Problem &Err) const {
+    return forEachItem(P, ']', Err, [&](size_t Begin) {
+      size_t End = valueEnd(Begin);
+      if (End == StringRef::npos)
+        return fail(Err, Begin, "the array is cut off");
+      return Fn(Begin, End) ? End : StringRef::npos;
+    });
+  }
+  /// Calls Fn(Key, Begin, End) for each member of the object at P, the same
+  /// way; Key is the member's name, unescaped.
+  template <typename F> bool forEachMember(size_t P, F Fn, Problem &Err) const {
+    return forEachItem(P, '}', Err, [&](size_t KeyBegin) {
+      size_t KeyEnd = valueEnd(KeyBegin);
+      if (S[KeyBegin] != '"' || KeyEnd == StringRef::npos)
+        return fail(Err, KeyBegin, "expected a key");
+      Expected<json::Value> Key = json::parse(S.slice(KeyBegin, KeyEnd));
+      if (!Key || !Key->getAsString())
+        return fail(Err, KeyBegin, Key ? "expected a key" : toString(Key.takeError()));
+      size_t Colon = skipSpace(KeyEnd);
+      if (Colon >= S.size() || S[Colon] != ':')
+        return fail(Err, Colon, "expected ':'");
+      size_t Begin = skipSpace(Colon + 1), End = valueEnd(Begin);
+      if (End == StringRef::npos)
+        return fail(Err, Begin, "a value is cut off");
+      return Fn(*Key->getAsString(), Begin, End) ? End : StringRef::npos;
+    });
   }
   StringRef S;
+
+private:
+  static size_t fail(Problem &Err, size_t Where, std::string Why) {
+    Err = {Where, std::move(Why)};
+    return StringRef::npos;
+  }
+  /// The items of the array or object that opens at P and closes with Close,
+  /// separated by commas: Item(Begin) reads one and returns its end, or npos
+  /// after setting Err.
+  template <typename F> bool forEachItem(size_t P, char Close, Problem &Err, F Item) const {
+    P = skipSpace(P + 1);
+    if (P < S.size() && S[P] == Close)
+      return true;
+    while (P < S.size()) {
+      size_t E = Item(P);
+      if (E == StringRef::npos)
+        return false;
+      P = skipSpace(E);
+      if (P < S.size() && S[P] == Close)
+        return true;
+      if (P >= S.size() || S[P] != ',')
+        break;
+      P = skipSpace(P + 1);
+    }
+    fail(Err, P, std::string("expected ',' or '") + Close + "'");
+    return false;
+  }
 };
 
 Expected<Profile> KinetoReader::read(StringRef Contents) {
   TraceScanner Scan(Contents);
-  auto CutOff = [&](size_t Where, const Twine &Why) {
+  TraceScanner::Problem Err;
+  auto Invalid = [&] {
     return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
-                      "off (" + Why + " at byte " + Twine(Where) + ")");
+                      "off (" + Twine(Err.Why) + " at byte " + Twine(Err.Where) + ")");
   };
   // The object form, or the Chrome trace format's bare array of events.
   size_t Start = Scan.skipSpace(0), EventsAt = StringRef::npos;
   if (Start < Contents.size() && Contents[Start] == '[') {
     EventsAt = Start;
   } else if (Start < Contents.size() && Contents[Start] == '{') {
-    size_t Pos = Scan.skipSpace(Start + 1);
-    while (Pos < Contents.size() && Contents[Pos] != '}') {
-      size_t KeyEnd = Scan.valueEnd(Pos);
-      if (Contents[Pos] != '"' || KeyEnd == StringRef::npos)
-        return CutOff(Pos, "expected a key");
-      Expected<json::Value> Key = json::parse(Contents.slice(Pos, KeyEnd));
-      if (!Key || !Key->getAsString())
-        return CutOff(Pos, Key ? "expected a key" : toString(Key.takeError()));
-      Pos = Scan.skipSpace(KeyEnd);
-      if (Pos >= Contents.size() || Contents[Pos] != ':')
-        return CutOff(Pos, "expected ':'");
-      Pos = Scan.skipSpace(Pos + 1);
-      size_t ValueEnd = Scan.valueEnd(Pos);
-      if (ValueEnd == StringRef::npos)
-        return CutOff(Pos, "a value is cut off");
-      StringRef K = *Key->getAsString();
-      if (K == "traceEvents" && Contents[Pos] == '[') {
-        EventsAt = Pos;
-      } else if (K == "baseTimeNanoseconds" || K == "deviceProperties" ||
-                 K == "computeProperties") {
-        Expected<json::Value> V = json::parse(Contents.slice(Pos, ValueEnd));
-        if (!V)
-          return CutOff(Pos, toString(V.takeError()));
-        if (K == "baseTimeNanoseconds") {
-          if (std::optional<int64_t> B = V->getAsInteger(); B && *B > 0)
-            Base = static_cast<uint64_t>(*B);
-        } else if (const json::Array *Devices = V->getAsArray();
-                   Devices && P.Devices.empty()) {
-          for (const json::Value &D : *Devices)
-            if (const json::Object *O = D.getAsObject())
-              readDevice(*O);
-        }
-      }
-      Pos = Scan.skipSpace(ValueEnd);
-      if (Pos < Contents.size() && Contents[Pos] == ',')
-        Pos = Scan.skipSpace(Pos + 1);
-      else if (Pos >= Contents.size() || Contents[Pos] != '}')
-        return CutOff(Pos, "expected ',' or '}'");
-    }
-    if (Pos >= Contents.size())
-      return CutOff(Pos, "the object is not closed");
+    bool Ok = Scan.forEachMember(
+        Start,
+        [&](StringRef Key, size_t Begin, size_t End) {
+          if (Key == "traceEvents" && Contents[Begin] == '[') {
+            EventsAt = Begin;
+            return true;
+          }
+          if (Key != "baseTimeNanoseconds" && Key != "deviceProperties" &&
+              Key != "computeProperties")
+            return true;
+          Expected<json::Value> V = json::parse(Contents.slice(Begin, End));
+          if (!V) {
+            Err = {Begin, toString(V.takeError())};
+            return false;
+          }
+          if (Key == "baseTimeNanoseconds") {
+            if (std::optional<int64_t> B = V->getAsInteger(); B && *B > 0)
+              Base = static_cast<uint64_t>(*B);
+          } else if (const json::Array *Devices = V->getAsArray(); Devices && P.Devices.empty()) {
+            for (const json::Value &D : *Devices)
+              if (const json::Object *O = D.getAsObject())
+                readDevice(*O);
+          }
+          return true;
+        },
+        Err);
+    if (!Ok)
+      return Invalid();
   } else {
-    return CutOff(Start, "not a JSON object or array");
+    Err = {Start, "not a JSON object or array"};
+    return Invalid();
   }
   if (EventsAt == StringRef::npos)
     return fail(Path, "a JSON document without a \"traceEvents\" array, not a torch.profiler "
                       "Chrome trace");
 
-  std::string ParseError;
-  size_t Where = 0;
-  bool Complete = Scan.forEachElement(
+  bool Ok = Scan.forEachElement(
       EventsAt,
-      [&](size_t B, size_t E) {
-        if (!ParseError.empty())
-          return;
-        Expected<json::Value> V = json::parse(Contents.slice(B, E));
+      [&](size_t Begin, size_t End) {
+        Expected<json::Value> V = json::parse(Contents.slice(Begin, End));
         if (!V) {
-          ParseError = toString(V.takeError()) + " at byte " + std::to_string(B);
-          return;
+          Err = {Begin, toString(V.takeError())};
+          return false;
         }
         const json::Object *Ev = V->getAsObject();
         if (!Ev) {
           ++Malformed;
-          return;
+          return true;
         }
         if (Ev->getString("ph") == "M" && Ev->getString("name") == "process_name")
           if (std::optional<int64_t> Pid = idField(*Ev, "pid"))
             if (const json::Object *Args = Ev->getObject("args"))
               ProcessNames[*Pid] = Args->getString("name").value_or("").str();
         readEvent(*Ev);
+        return true;
       },
-      Where);
-  if (!Complete)
-    return CutOff(Where, "the event array is cut off");
-  if (!ParseError.empty())
-    return fail(Path, "not a complete torch.profiler Chrome trace: the JSON is invalid or cut "
-                      "off (" + ParseError + ")");
+      Err);
+  if (!Ok)
+    return Invalid();
   attachPythonStacks();
 
   Proc.Pid = HostPid && *HostPid >= 0 ? static_cast<uint32_t>(*HostPid) : 0;
