@@ -3,6 +3,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <zlib.h>
 
 using namespace llvm;
@@ -34,16 +35,25 @@ Expected<std::string> gunzip(StringRef Path, StringRef Data) {
     return createStringError(inconvertibleErrorCode(), "%s: cannot start zlib",
                              Path.str().c_str());
   Z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(Data.data()));
-  Z.avail_in = static_cast<uInt>(Data.size());
+  // avail_in is 32 bits wide: a file past 4 GiB is fed in parts.
+  size_t Left = Data.size();
+  auto Feed = [&] {
+    uInt N = static_cast<uInt>(std::min<size_t>(Left, 1u << 30));
+    Z.avail_in = N;
+    Left -= N;
+  };
+  Feed();
   char Chunk[1 << 16];
   int Rc = Z_OK;
   while (true) {
+    if (Z.avail_in == 0 && Left)
+      Feed();
     Z.next_out = reinterpret_cast<Bytef *>(Chunk);
     Z.avail_out = sizeof(Chunk);
     Rc = inflate(&Z, Z_NO_FLUSH);
     Out.append(Chunk, sizeof(Chunk) - Z.avail_out);
     if (Rc == Z_STREAM_END) {
-      if (Z.avail_in == 0)
+      if (Z.avail_in == 0 && !Left)
         break;
       if (inflateReset(&Z) != Z_OK)
         break;
@@ -51,7 +61,7 @@ Expected<std::string> gunzip(StringRef Path, StringRef Data) {
     }
     if (Rc != Z_OK)
       break;
-    if (Z.avail_in == 0 && Z.avail_out != 0) {
+    if (Z.avail_in == 0 && !Left && Z.avail_out != 0) {
       Rc = Z_BUF_ERROR;
       break;
     }
