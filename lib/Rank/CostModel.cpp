@@ -29,11 +29,9 @@ std::string formatBandwidth(double BytesPerNs) {
 
 namespace {
 
-std::optional<double> evidenceNumber(const Finding &F, std::initializer_list<const char *> Keys) {
-  for (const char *K : Keys)
-    if (const json::Value *V = F.Evidence.get(K))
-      if (std::optional<double> D = V->getAsNumber())
-        return D;
+std::optional<double> evidenceNumber(const Finding &F, const char *Key) {
+  if (const json::Value *V = F.Evidence.get(Key))
+    return V->getAsNumber();
   return std::nullopt;
 }
 
@@ -563,14 +561,10 @@ std::optional<Cost> CostModel::uncoalesced(const Finding &F, const Match &M) con
                         "bytes; a coalesced access pattern saves that share of its time",
                         static_cast<int>(std::lround(Share * 100))));
   }
-  std::optional<double> Used = evidenceNumber(F, {"sectorUseFraction", "usedShare", "usedSectorShare"});
-  if (!Used) {
-    if (std::optional<double> Pct = evidenceNumber(F, {"usedPercent", "efficiencyPercent"}))
-      Used = *Pct / 100;
-  }
+  std::optional<double> Used = evidenceNumber(F, "sectorUseFraction");
   if (!Used || *Used <= 0 || *Used >= 1)
     return measuredOnly(F, M, "the access's sector use is not known, so no saving is estimated");
-  double Accesses = std::max(1.0, evidenceNumber(F, {"globalAccesses", "accessCount"}).value_or(2));
+  double Accesses = std::max(1.0, evidenceNumber(F, "globalAccesses").value_or(2));
   // Sectors moved: this access 1/Used of its ideal, each other access its
   // ideal; the waste is this access's excess over the whole.
   double Waste = 1 / *Used - 1;
@@ -615,7 +609,7 @@ std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) co
     if (Kind != "load")
       Add(K.SharedWavefrontsStore, K.SharedRequestsStore, K.SharedBankConflictsStore);
   }
-  std::optional<double> Degree = evidenceNumber(F, {"degree", "conflictDegree", "ways"});
+  std::optional<double> Degree = evidenceNumber(F, "conflictDegree");
   std::string From = "the static conflict degree";
   if (Requests > 0 && Waves >= Requests) {
     Degree = Waves / Requests;
@@ -691,9 +685,9 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
   const Kernel &K0 = P.Kernels[M.Kernels.front()];
   uint64_t Threads = static_cast<uint64_t>(K0.Block[0]) * K0.Block[1] * K0.Block[2];
   if (Threads == 0)
-    Threads = static_cast<uint64_t>(evidenceNumber(F, {"threads"}).value_or(0));
+    Threads = static_cast<uint64_t>(evidenceNumber(F, "threads").value_or(0));
   uint32_t BlockX = K0.Block[0] ? K0.Block[0]
-                                : static_cast<uint32_t>(evidenceNumber(F, {"blockX"}).value_or(0));
+                                : static_cast<uint32_t>(evidenceNumber(F, "blockX").value_or(0));
   if (Threads == 0)
     return measuredOnly(F, M, "the block size is not known");
   const Device *D = Index.deviceOf(K0.Process, K0.Device);
@@ -701,7 +695,7 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
                     K0.StaticSharedMem, K0.DynamicSharedMem};
   // Rows of threads that repeat the first row's work (the kernel never
   // reads threadIdx.y/z): all but one row's work goes.
-  if (std::optional<double> Repeat = evidenceNumber(F, {"repeatFactor"}); Repeat && *Repeat > 1) {
+  if (std::optional<double> Repeat = evidenceNumber(F, "repeatFactor"); Repeat && *Repeat > 1) {
     double Share = (*Repeat - 1) / *Repeat;
     return make(M.Kernels.size(), T, scaled(T, Share),
                 formatv("{0} of every {1} threads repeat the same elements' work: an upper "

@@ -195,7 +195,7 @@ TEST(CostModelTest, UncoalescedStaticAndNcuRefined) {
   Finding F;
   F.CheckId = "access-uncoalesced";
   F.Keys.Kernels = {"_Z15transpose_naivePKfPfii"};
-  F.Evidence["usedShare"] = 0.125;
+  F.Evidence["sectorUseFraction"] = 0.125;
   {
     Model M(B.P);
     std::optional<Cost> C = M.estimate(F);
