@@ -151,12 +151,15 @@ BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX, u
   // A warp's request is served 128 bytes at a time: all 32 lanes for 4-byte
   // (and narrower) accesses, half-warps for 8-byte, quarter-warps for 16-byte.
   unsigned LanesPerPhase = SizeBytes <= 4 ? 32 : std::max(1u, 128u / SizeBytes);
+  // Phases whose lanes are all switched off cost nothing, ideally or not.
+  unsigned Lanes = std::clamp(ActiveLanes, 1u, 32u);
+  unsigned Phases = (Lanes + LanesPerPhase - 1) / LanesPerPhase;
   R.Degree = 0;
   R.Wavefronts = 0;
-  R.Ideal = 32 / LanesPerPhase;
-  for (unsigned Phase = 0; Phase < 32 / LanesPerPhase; ++Phase) {
+  R.Ideal = Phases;
+  for (unsigned Phase = 0; Phase < Phases; ++Phase) {
     std::set<int64_t> WordsPerBank[32];
-    for (unsigned L = Phase * LanesPerPhase; L < (Phase + 1) * LanesPerPhase && L < ActiveLanes;
+    for (unsigned L = Phase * LanesPerPhase; L < std::min((Phase + 1) * LanesPerPhase, Lanes);
          ++L) {
       int64_t Addr = int64_t(L % ThreadsX) * StrideX + int64_t(L / ThreadsX) * StrideY;
       int64_t FirstWord = Addr >= 0 ? Addr / 4 : -((-Addr + 3) / 4);
@@ -166,8 +169,6 @@ BankConflict bankConflict(int64_t StrideX, int64_t StrideY, unsigned ThreadsX, u
       for (int64_t W = FirstWord; W <= LastWord; ++W)
         WordsPerBank[((W % 32) + 32) % 32].insert(W);
     }
-    if (Phase * LanesPerPhase >= ActiveLanes)
-      break;
     unsigned Worst = 1;
     for (const auto &Words : WordsPerBank)
       Worst = std::max<unsigned>(Worst, static_cast<unsigned>(Words.size()));

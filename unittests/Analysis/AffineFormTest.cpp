@@ -118,4 +118,21 @@ TEST(BankConflictTest, NarrowBlocks) {
   EXPECT_EQ(bankConflict(324, 4, 16, 4, /*ActiveLanes=*/16).Degree, 1u);
 }
 
+TEST(BankConflictTest, SwitchedOffLanesNeedNoWavefronts) {
+  // float4 by 16 lanes: two quarter-warps, not four, even without conflicts.
+  BankConflict Half = bankConflict(16, 0, 16, 16, /*ActiveLanes=*/16);
+  EXPECT_EQ(Half.Wavefronts, 2u);
+  EXPECT_EQ(Half.Ideal, 2u);
+  BankConflict Whole = bankConflict(16, 256, 16, 16);
+  EXPECT_EQ(Whole.Wavefronts, 4u);
+  EXPECT_EQ(Whole.Ideal, 4u);
+  // Stride two float4: lanes 0 and 4 of a quarter-warp share bank 0.
+  BankConflict Strided = bankConflict(32, 0, 16, 16, /*ActiveLanes=*/16);
+  EXPECT_EQ(Strided.Degree, 2u);
+  EXPECT_EQ(Strided.Wavefronts, 4u);
+  EXPECT_EQ(Strided.Ideal, 2u);
+  // A single lane: one wavefront, whatever the width.
+  EXPECT_EQ(bankConflict(8, 0, 32, 8, /*ActiveLanes=*/1).Ideal, 1u);
+}
+
 } // namespace
