@@ -577,8 +577,8 @@ bool runsWheneverScopeRuns(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
     } else if (const auto *Do = dyn_cast<DoStmt>(PS)) {
       if (isLoop(Do))
         return false; // A real do-while; `do { } while (0)` runs once.
-    } else if (isLoop(PS) || isa<SwitchStmt, CaseStmt, DefaultStmt, CXXCatchStmt, LambdaExpr,
-                                 WhileStmt, ForStmt, CXXForRangeStmt>(PS)) {
+    } else if (isLoop(PS) ||
+               isa<SwitchStmt, CaseStmt, DefaultStmt, CXXCatchStmt, LambdaExpr>(PS)) {
       return false;
     }
     if (PS == Scope)
