@@ -233,10 +233,9 @@ private:
       return;
     // The legacy texture<>/surface<> templates of the compat headers clash
     // with a file's own global `texture` or `surface`: parse it again
-    // without them (the file cannot be using texture references then).
+    // without them (the file cannot be using texture references then). The
+    // clashing parse recorded no errors; what an earlier pass found stays.
     R.Findings.resize(FindingsBefore);
-    R.ParseErrors = false;
-    R.CompilerErrors.clear();
     PassSetup.ExtraArgs.push_back("-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES");
     if (Opts.Verbose)
       R.Messages.push_back("the file declares its own 'texture' or 'surface': parsed again "
