@@ -2,6 +2,7 @@
 #include "cuda-advisor/Checks/CheckContext.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclBase.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -80,11 +81,22 @@ bool CheckContext::isReportable(clang::SourceLocation Loc) {
   FileID FID = SM.getFileID(F);
   std::string Path = pathOf(FID);
   bool Matches = HeaderFilter && HeaderFilter->match(Path);
-  if (SM.isInSystemHeader(F) || (!ResourceDir.empty() && StringRef(Path).starts_with(ResourceDir)))
+  if (isLibraryFile(F))
     return Matches;
   if (FID == SM.getMainFileID())
     return true;
   return !HeaderFilter || Matches;
+}
+
+bool CheckContext::isLibraryFile(clang::SourceLocation FileLoc) {
+  SourceManager &SM = sourceManager();
+  return SM.isInSystemHeader(FileLoc) ||
+         (!ResourceDir.empty() && StringRef(pathOf(SM.getFileID(FileLoc))).starts_with(ResourceDir));
+}
+
+bool CheckContext::isLibraryCode(const clang::Decl *D) {
+  clang::SourceLocation Loc = D->getLocation();
+  return Loc.isInvalid() || isLibraryFile(sourceManager().getFileLoc(Loc));
 }
 
 /// Does a NOLINT-style comment's argument list (or its absence) cover Id?

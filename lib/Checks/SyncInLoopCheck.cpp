@@ -36,12 +36,8 @@ namespace cuda_advisor::checks {
 
 namespace {
 
-/// Declared by the system, the CUDA toolkit or cuda-advisor's own headers
-/// (the bundled CUDA declarations), not by the user's code.
-bool isLibrary(const Decl *D, CheckContext &CC) { return !CC.isReportable(D->getLocation()); }
-
 bool isCudaRuntimeFunction(const FunctionDecl *FD, CheckContext &CC) {
-  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") && isLibrary(FD, CC);
+  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") && CC.isLibraryCode(FD);
 }
 
 /// The pointer (or container) arguments of a call, as expressions.
@@ -201,7 +197,7 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
         Consumes("a call through a pointer");
       continue;
     }
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual() && !isLibrary(MD, Ctx)) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual() && !Ctx.isLibraryCode(MD)) {
       Consumes("a virtual call, which may run any override");
       continue;
     }
@@ -211,7 +207,7 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
         Consumes("graphics or IPC interop");
       continue;
     }
-    if (isLibrary(FD, Ctx))
+    if (Ctx.isLibraryCode(FD))
       continue; // Standard library: its pointer arguments are checked in pass 2.
     const FunctionDecl *Def = FD->getDefinition();
     if (!Def || !Def->hasBody() || Depth >= MaxCallDepth || !mayRunOnHost(Def)) {

@@ -41,10 +41,6 @@ namespace cuda_advisor::checks {
 
 namespace {
 
-/// Declared by the system, the CUDA toolkit or cuda-advisor's own headers
-/// (the bundled CUDA declarations), not by the user's code.
-bool isLibrary(const Decl *D, CheckContext &CC) { return !CC.isReportable(D->getLocation()); }
-
 std::vector<const CallExpr *> callsIn(const Stmt *S) {
   struct Collector : RecursiveASTVisitor<Collector> {
     std::vector<const CallExpr *> Calls;
@@ -81,7 +77,7 @@ bool isErrorQuery(const CallExpr *C) {
 bool isErrorHandler(const FunctionDecl *FD, CheckContext &CC) {
   if (!FD)
     return false;
-  if (isLibrary(FD, CC))
+  if (CC.isLibraryCode(FD))
     return true; // fprintf, exit, std::cerr <<: the caller has classified the call itself.
   const FunctionDecl *Def = FD->getDefinition();
   if (!Def || !Def->hasBody())
@@ -93,7 +89,7 @@ bool isErrorHandler(const FunctionDecl *FD, CheckContext &CC) {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee)
       return false;
-    if (!isErrorQuery(C) && !isLibrary(Callee, CC))
+    if (!isErrorQuery(C) && !CC.isLibraryCode(Callee))
       return false;
   }
   return true;
@@ -109,7 +105,7 @@ bool isBenign(const CallExpr *C, CheckContext &CC) {
   if (!FD)
     return false;
   if (FD->getIdentifier() && FD->getName().starts_with("cuda") &&
-      isLibrary(FD, CC))
+      CC.isLibraryCode(FD))
     return false; // Some other CUDA call: be careful.
   return isErrorHandler(FD, CC);
 }
@@ -338,14 +334,14 @@ bool sameExpansion(const Stmt *A, const Stmt *B, const SourceManager &SM) {
 bool queuesWorkIn(const FunctionDecl *FD, unsigned Depth, CheckContext &CC) {
   const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
   if (!Def || !Def->hasBody())
-    return !FD || !isLibrary(FD, CC);
+    return !FD || !CC.isLibraryCode(FD);
   if (Depth > 3)
     return true;
   for (const CallExpr *C : callsIn(Def->getBody())) {
     if (queuesGpuWork(classifyHostCall(C)))
       return true;
     const FunctionDecl *Callee = C->getDirectCallee();
-    if (Callee && !isLibrary(Callee, CC) &&
+    if (Callee && !CC.isLibraryCode(Callee) &&
         queuesWorkIn(Callee, Depth + 1, CC))
       return true;
   }
@@ -549,7 +545,7 @@ bool SyncRedundantCheck::deviceWorkIsOnBlockingStreams(const FunctionDecl *FD) {
       const FunctionDecl *Callee = C->getDirectCallee();
       if (!Callee)
         return false;
-      if (isLibrary(Callee, Ctx))
+      if (Ctx.isLibraryCode(Callee))
         continue;
       if (queuesWorkIn(Callee, 0, Ctx))
         return false;

@@ -474,7 +474,7 @@ void TransferInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Ctx.isReportable(Callee->getLocation()))
+    if (!Callee || Ctx.isLibraryCode(Callee))
       return;
     const std::vector<Reached> &Reach = transfersReachedFrom(Callee, 1);
     if (!Reach.empty())
@@ -502,7 +502,7 @@ TransferInLoopCheck::transfersReachedFrom(const FunctionDecl *FD, unsigned Depth
     if (Depth >= MaxCallDepth)
       return;
     if (const FunctionDecl *Callee = Call->getDirectCallee())
-      if (Ctx.isReportable(Callee->getLocation()))
+      if (!Ctx.isLibraryCode(Callee))
         for (const Reached &R : transfersReachedFrom(Callee, Depth + 1))
           Found.push_back(R);
   });

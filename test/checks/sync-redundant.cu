@@ -3,6 +3,11 @@
 // The bundled CUDA declarations (no toolkit) give the same findings.
 // RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// A --header-filter that shows findings in every header does not make the
+// CUDA declarations user code (it dropped most findings: library calls such
+// as cudaMemcpy and fprintf were looked at as the user's own functions).
+// RUN: %expect-exit 1 %cuda-advisor --header-filter='.*' --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
 // With non-blocking streams in the file, a blocking cudaMemcpy no longer
 // waits for everything cudaDeviceSynchronize does (it still waits for the
 // legacy stream and the blocking streams); with the per-thread default

@@ -24,6 +24,7 @@ namespace clang {
 class ASTContext;
 class SourceManager;
 class CharSourceRange;
+class Decl;
 } // namespace clang
 
 namespace cuda_advisor::checks {
@@ -45,6 +46,10 @@ public:
   /// toolkit or resource header (unless --header-filter matches it), and
   /// user headers only if they match a given --header-filter.
   bool isReportable(clang::SourceLocation Loc);
+  /// True when D is declared in a system, CUDA toolkit or resource header
+  /// (or has no location): library code, whose bodies checks do not look
+  /// into. Unlike isReportable, --header-filter does not change the answer.
+  bool isLibraryCode(const clang::Decl *D);
   /// True when a NOLINT / NOLINTNEXTLINE / NOLINTBEGIN..END comment
   /// suppresses CheckId at Loc.
   bool isSuppressed(clang::SourceLocation Loc, llvm::StringRef CheckId);
@@ -60,6 +65,7 @@ public:
 
 private:
   std::string pathOf(clang::FileID FID);
+  bool isLibraryFile(clang::SourceLocation FileLoc);
 
   const Config &Cfg;
   clang::ASTContext *AST;
