@@ -59,29 +59,9 @@ static size_t parameterListStart(StringRef S) {
   return Open;
 }
 
-/// Clang mangles a kernel's host-side stub as "__device_stub__" + its name
-/// ("_Z20__device_stub__step1PKfPfi"); the GPU runs "_Z5step1PKfPfi".
-static std::string withoutDeviceStub(StringRef Mangled) {
-  static constexpr StringRef Stub = "__device_stub__";
-  size_t At = Mangled.find(Stub);
-  if (At == StringRef::npos)
-    return Mangled.str();
-  size_t Digits = At;
-  while (Digits > 0 && isDigit(Mangled[Digits - 1]))
-    --Digits;
-  unsigned Length = 0;
-  if (Digits == At || Mangled.slice(Digits, At).getAsInteger(10, Length) || Length <= Stub.size())
-    return Mangled.str();
-  return (Mangled.take_front(Digits) + Twine(Length - Stub.size()) +
-          Mangled.drop_front(At + Stub.size()))
-      .str();
-}
-
-std::string canonicalKernelName(StringRef Mangled) { return withoutDeviceStub(Mangled); }
-
 std::string kernelKey(StringRef Name) {
   std::string Demangled =
-      Name.starts_with("_Z") ? llvm::demangle(withoutDeviceStub(Name)) : Name.str();
+      Name.starts_with("_Z") ? llvm::demangle(Name.str()) : Name.str();
   StringRef S = StringRef(Demangled).trim();
   // The parameter list, then anything after it (" const", clone suffixes).
   if (size_t Open = parameterListStart(S); Open != StringRef::npos && Open > 0)
@@ -164,8 +144,7 @@ std::vector<size_t> Joiner::callsAt(const SourceLocation &Site,
 
 std::vector<size_t> Joiner::kernelsNamed(ArrayRef<std::string> Names) const {
   std::set<size_t> Out;
-  for (const std::string &Name : Names) {
-    std::string N = withoutDeviceStub(Name);
+  for (const std::string &N : Names) {
     auto M = KernelsByMangled.find(N);
     if (M != KernelsByMangled.end()) {
       Out.insert(M->second.begin(), M->second.end());

@@ -32,11 +32,6 @@ unsigned sameFileScore(llvm::StringRef A, llvm::StringRef B);
 /// without spaces: "void k<32>(float*, int)" -> "k<32>".
 std::string kernelKey(llvm::StringRef Name);
 
-/// A mangled kernel name as the GPU runs it: Clang's host-side mangling of
-/// a __global__ function names its launch stub ("_Z20__device_stub__kPf"),
-/// profiles the kernel ("_Z1kPf").
-std::string canonicalKernelName(llvm::StringRef Mangled);
-
 /// The records of a profile a finding is about.
 struct Match {
   std::vector<size_t> Calls;   ///< Into Profile::ApiCalls.
