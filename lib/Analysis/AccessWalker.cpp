@@ -782,6 +782,7 @@ void Walker::walkIf(const IfStmt *If) {
   }
   if (ElseEnds && !ThenEnds) {
     Defs = std::move(AfterThen);
+    SingleLane = Lane || ThenOneLane; // if (threadIdx.x == 0) { ... } else return; ...
     return;
   }
   Defs = std::move(AfterThen);

@@ -462,6 +462,36 @@ TEST(KernelSummaryTest, SingleLaneCode) {
   EXPECT_EQ(Lane("out[tid * n + 5]"), true);
 }
 
+TEST(KernelSummaryTest, SingleLaneAfterElseReturn) {
+  Snippet S(R"(
+    __global__ void k(float *out, int n) {
+      int tid = threadIdx.x;
+      if (tid < 4) {
+        out[tid * n + 1] = 1;
+      } else {
+        return;
+      }
+      out[tid * n + 2] = 2;
+      if (tid == 0) {
+        out[tid * n + 3] = 3;
+      } else {
+        return;
+      }
+      out[tid * n + 4] = 4;
+    })");
+  ASSERT_TRUE(S.ok());
+  const KernelSummary *K = S.summary("k");
+  ASSERT_TRUE(K);
+  auto Lane = [&](const char *Text) {
+    const MemoryAccess *A = S.access(*K, Text);
+    return A ? std::optional<bool>(A->SingleLane) : std::nullopt;
+  };
+  EXPECT_EQ(Lane("out[tid * n + 1]"), false);
+  EXPECT_EQ(Lane("out[tid * n + 2]"), false);
+  EXPECT_EQ(Lane("out[tid * n + 3]"), true);
+  EXPECT_EQ(Lane("out[tid * n + 4]"), true);
+}
+
 } // namespace
 
 namespace {
