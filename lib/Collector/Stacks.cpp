@@ -2,6 +2,7 @@
 #include "Stacks.h"
 
 #include "JsonLine.h"
+#include "cuda-advisor/Collector/Environment.h"
 
 #include <climits>
 #include <cstdio>
@@ -625,12 +626,16 @@ uint64_t StackWalker::rule(uintptr_t ReturnAddress) {
 /// With CUDA_ADVISOR_DEBUG_STACKS=1, says on stderr why the fast walk gave
 /// up, once per frame address (at most 64): the module and symbol of the
 /// frame, and the reason.
-static void explainFallback(uintptr_t Ip, const char *Why) {
+static bool debugStacks() {
   static const bool Enabled = [] {
-    const char *E = std::getenv("CUDA_ADVISOR_DEBUG_STACKS");
+    const char *E = std::getenv(DebugStacksEnv);
     return E && *E && std::strcmp(E, "0") != 0;
   }();
-  if (!Enabled)
+  return Enabled;
+}
+
+static void explainFallback(uintptr_t Ip, const char *Why) {
+  if (!debugStacks())
     return;
   static std::mutex Mutex;
   static uintptr_t Seen[64];
@@ -685,8 +690,8 @@ size_t StackWalker::capture(uintptr_t *Frames, size_t Max) {
       return N;
     if (K != RspBased && K != RbpBased && K != RbpDerefBased) {
       const char *Why = "no unwind rule";
-      if (K == Unsupported)
-        computeRule(Ip, &Why);
+      if (K == Unsupported && debugStacks())
+        computeRule(Ip, &Why); // Again, only to say why.
       return fallback(Frames, Max, Ip, Why);
     }
     uintptr_t Cfa = (K == RspBased ? Sp : Bp) + intptr_t(ruleCfa(R));

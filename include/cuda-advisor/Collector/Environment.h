@@ -34,6 +34,9 @@ inline constexpr const char *DriverApiEnv = "CUDA_ADVISOR_DRIVER_API";
 /// (cudaGetDevice, cudaGetLastError, cudaStreamIsCapturing...) that are left
 /// out by default because PyTorch makes dozens of them per operation.
 inline constexpr const char *AllApiEnv = "CUDA_ADVISOR_ALL_API";
+/// "1": say on stderr why the fast stack walk fell back to libgcc's, once per
+/// frame address (the frame's module, symbol and unwind rule).
+inline constexpr const char *DebugStacksEnv = "CUDA_ADVISOR_DEBUG_STACKS";
 /// "1": the collector says what it does on stderr, prefixed "[cuda-advisor]".
 inline constexpr const char *VerboseEnv = "CUDA_ADVISOR_VERBOSE";
 /// Size of one CUPTI activity buffer in KiB (default 4096).
