@@ -92,12 +92,6 @@ void SyncInLoopCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
 }
 
-ProvenanceAnalysis &SyncInLoopCheck::provenance() {
-  if (!Origins)
-    Origins = std::make_unique<ProvenanceAnalysis>(Ctx.ast());
-  return *Origins;
-}
-
 const SyncInLoopCheck::Summary &SyncInLoopCheck::summaryOf(const FunctionDecl *FD,
                                                             unsigned Depth) {
   const FunctionDecl *Def = FD->getDefinition();
@@ -112,7 +106,7 @@ const SyncInLoopCheck::Summary &SyncInLoopCheck::summaryOf(const FunctionDecl *F
 SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt *Scope,
                                                     unsigned Depth) {
   ASTContext &AST = Ctx.ast();
-  ProvenanceAnalysis &PA = provenance();
+  ProvenanceAnalysis &PA = Ctx.facts().provenance();
   Summary Out;
   llvm::DenseSet<const ValueDecl *> GpuBuffers;
   llvm::DenseSet<const Stmt *> GpuCalls; // Their arguments are not host accesses.

@@ -39,11 +39,9 @@ public:
 private:
   const Summary &summaryOf(const clang::FunctionDecl *FD, unsigned Depth);
   Summary summarize(const clang::Stmt *Body, const clang::Stmt *Scope, unsigned Depth);
-  analysis::ProvenanceAnalysis &provenance();
 
   const unsigned MaxCallDepth;
   llvm::DenseMap<const clang::FunctionDecl *, Summary> Summaries;
-  std::unique_ptr<analysis::ProvenanceAnalysis> Origins;
 };
 
 } // namespace cuda_advisor::checks

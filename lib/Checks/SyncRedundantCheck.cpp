@@ -201,25 +201,13 @@ const Expr *targetOf(const CallExpr *C) {
   return C->getArg(0);
 }
 
-const Expr *stripCasts(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *CE = dyn_cast<CastExpr>(E)) {
-      E = CE->getSubExpr();
-      continue;
-    }
-    return E;
-  }
-  return E;
-}
-
 /// The legacy default stream: no argument, 0, NULL, nullptr, cudaStreamLegacy.
 bool isLegacyStream(const Expr *S, ASTContext &Ctx) {
   if (!S)
     return true;
   if (S->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
     return true;
-  const Expr *Bare = stripCasts(S);
+  const Expr *Bare = S->IgnoreParenCasts();
   if (const auto *IL = dyn_cast<IntegerLiteral>(Bare))
     return IL->getValue() == 0 || IL->getValue() == 1; // cudaStreamLegacy
   return false;
@@ -282,7 +270,7 @@ bool isBlockingStream(const Expr *S, const FunctionDecl *FD, ASTContext &Ctx, Va
   for (const CallExpr *C : callsIn(FD->getBody())) {
     if (!isStreamCreation(C) || C->getNumArgs() == 0)
       continue;
-    const auto *UO = dyn_cast<UnaryOperator>(stripCasts(C->getArg(0)));
+    const auto *UO = dyn_cast<UnaryOperator>(C->getArg(0)->IgnoreParenCasts());
     if (!UO || UO->getOpcode() != UO_AddrOf || streamVariable(UO->getSubExpr()) != V)
       continue;
     std::optional<uint64_t> Flags = creationFlags(C, Ctx);
@@ -355,12 +343,6 @@ SyncRedundantCheck::SyncRedundantCheck(StringRef Id, Severity Level, CheckContex
 
 void SyncRedundantCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-ProvenanceAnalysis &SyncRedundantCheck::provenance() {
-  if (!Origins)
-    Origins = std::make_unique<ProvenanceAnalysis>(Ctx.ast());
-  return *Origins;
 }
 
 bool SyncRedundantCheck::nonBlockingStreamsInTU() {
@@ -463,8 +445,9 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
         Dir = copyKindOf(Op->Call, Op->Api, AST);
         if (Dir == CopyKind::Default) {
           CopyOperands O = copyOperands(Op->Api.Name);
+          ProvenanceAnalysis &PA = Ctx.facts().provenance();
           auto KindOf = [&](std::optional<unsigned> A) {
-            return A && *A < Op->Call->getNumArgs() ? provenance().of(Op->Call->getArg(*A)).Kind
+            return A && *A < Op->Call->getNumArgs() ? PA.of(Op->Call->getArg(*A)).Kind
                                                     : MemoryKind::Unknown;
           };
           MemoryKind D = KindOf(O.Dst), S = KindOf(O.Src);

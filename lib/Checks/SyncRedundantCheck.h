@@ -28,10 +28,8 @@ private:
   void checkBlock(const clang::CompoundStmt *Block, const clang::FunctionDecl *FD);
   bool nonBlockingStreamsInTU();
   bool deviceWorkIsOnBlockingStreams(const clang::FunctionDecl *FD);
-  analysis::ProvenanceAnalysis &provenance();
 
   std::optional<bool> TUHasNonBlockingStreams;
-  std::unique_ptr<analysis::ProvenanceAnalysis> Origins;
 };
 
 } // namespace cuda_advisor::checks

@@ -516,7 +516,8 @@ bool TransferInLoopCheck::isDeviceSideWork(const CallExpr *Call, const ApiInfo &
     // runtime requires to be device memory) it is a fill kernel: a reset of
     // what the loop's kernels accumulate, or a cache flush between timed runs.
     MemoryKind K =
-        Call->getNumArgs() ? provenance().of(Call->getArg(0)).Kind : MemoryKind::Unknown;
+        Call->getNumArgs() ? Ctx.facts().provenance().of(Call->getArg(0)).Kind
+                           : MemoryKind::Unknown;
     return K != MemoryKind::Pinned && K != MemoryKind::Pageable && K != MemoryKind::Managed;
   }
   if (Api.Kind != ApiKind::Copy && Api.Kind != ApiKind::CopyAsync)
@@ -524,7 +525,7 @@ bool TransferInLoopCheck::isDeviceSideWork(const CallExpr *Call, const ApiInfo &
   // Peer copies cross the interconnect between GPUs: transfers.
   if (StringRef(Api.Name).contains("Peer"))
     return false;
-  return directionOf(Call, Api, Ctx.ast(), provenance()) == CopyKind::DeviceToDevice;
+  return directionOf(Call, Api, Ctx.ast(), Ctx.facts().provenance()) == CopyKind::DeviceToDevice;
 }
 
 /// The advice for a copy that runs on every iteration of Loop.
@@ -539,7 +540,7 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
                                            const Stmt *Loop, std::optional<int64_t> Bytes,
                                            Invariance Inv) {
   ValueTracker &VT = Ctx.facts().values();
-  ProvenanceAnalysis &PA = provenance();
+  ProvenanceAnalysis &PA = Ctx.facts().provenance();
   CopyAdvice A;
   A.Direction = directionOf(Call, Api, Ctx.ast(), PA);
   CopyOperands O = copyOperands(Api.Name);
@@ -689,7 +690,7 @@ bool TransferInLoopCheck::roundTrip(const Stmt *Loop, const ValueDecl *DevRoot,
   if (!DevRoot || !HostRoot)
     return false;
   bool Found = false;
-  ProvenanceAnalysis &PA = provenance();
+  ProvenanceAnalysis &PA = Ctx.facts().provenance();
   forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
     std::optional<ApiInfo> Api = classifyApiCall(C);
     if (!Api || (Api->Kind != ApiKind::Copy && Api->Kind != ApiKind::CopyAsync))
@@ -702,12 +703,6 @@ bool TransferInLoopCheck::roundTrip(const Stmt *Loop, const ValueDecl *DevRoot,
       Found = true;
   });
   return Found;
-}
-
-ProvenanceAnalysis &TransferInLoopCheck::provenance() {
-  if (!Origins)
-    Origins = std::make_unique<ProvenanceAnalysis>(Ctx.ast());
-  return *Origins;
 }
 
 /// Whether the loop also allocates into the pointer Freed: cudaMalloc(&p)
@@ -745,7 +740,7 @@ static const VarDecl *fixedPointer(const Expr *E, const Stmt *Loop) {
 
 bool TransferInLoopCheck::staleUpload(const CallExpr *Call, const Stmt *Loop,
                                       const ValueDecl *DevRoot, const ValueDecl *HostRoot) {
-  ProvenanceAnalysis &PA = provenance();
+  ProvenanceAnalysis &PA = Ctx.facts().provenance();
   if (!isa<VarDecl>(HostRoot) || hostWrites(Loop, HostRoot, PA, Ctx.ast()))
     return false;
   std::optional<ApiInfo> UpApi = classifyApiCall(Call);
@@ -968,7 +963,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
          changesPerIteration(Call->getArg(3), Loop, VT)))
       return;
     if (Api.Kind == ApiKind::CopyAsync) {
-      std::optional<CopyKind> Dir = directionOf(Call, Api, Ctx.ast(), provenance());
+      std::optional<CopyKind> Dir = directionOf(Call, Api, Ctx.ast(), Ctx.facts().provenance());
       CopyOperands O = copyOperands(Api.Name);
       const Expr *HostSide = Dir == CopyKind::HostToDevice   ? argAt(Call, O.Src)
                              : Dir == CopyKind::DeviceToHost ? argAt(Call, O.Dst)
@@ -980,7 +975,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " copied each time";
     if (isLoopControlCopy(Call, Api, Loop, Bytes)) {
-      Advice.Direction = directionOf(Call, Api, Ctx.ast(), provenance());
+      Advice.Direction = directionOf(Call, Api, Ctx.ast(), Ctx.facts().provenance());
       Advice.Text = loopControlAdvice(Advice.Direction);
     } else {
       Advice = adviseCopy(Call, Api, Loop, Bytes, Inv);

@@ -57,11 +57,9 @@ private:
   /// nothing in the loop writes HostRoot or, after that copy, DevRoot.
   bool staleUpload(const clang::CallExpr *Call, const clang::Stmt *Loop,
                    const clang::ValueDecl *DevRoot, const clang::ValueDecl *HostRoot);
-  analysis::ProvenanceAnalysis &provenance();
 
   const unsigned MaxCallDepth;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<Reached>> Summaries;
-  std::unique_ptr<analysis::ProvenanceAnalysis> Origins;
 };
 
 } // namespace cuda_advisor::checks

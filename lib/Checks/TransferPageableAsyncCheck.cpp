@@ -24,12 +24,6 @@ void TransferPageableAsyncCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
 }
 
-ProvenanceAnalysis &TransferPageableAsyncCheck::provenance() {
-  if (!Origins)
-    Origins = std::make_unique<ProvenanceAnalysis>(Ctx.ast());
-  return *Origins;
-}
-
 void TransferPageableAsyncCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!FD || !FD->hasBody() || !mayRunOnHost(FD) || FD->isDependentContext())
@@ -142,7 +136,7 @@ void TransferPageableAsyncCheck::checkCopy3D(const CallExpr *Call, const ApiInfo
   if (!Host)
     return;
   reportPageable(Call, Api, *Parms.Kind, *Parms.Kind == CopyKind::DeviceToHost, Host,
-                 provenance().of(Host), std::nullopt, Loops);
+                 Ctx.facts().provenance().of(Host), std::nullopt, Loops);
 }
 
 void TransferPageableAsyncCheck::checkCopy(const CallExpr *Call, const ApiInfo &Api,
@@ -155,7 +149,7 @@ void TransferPageableAsyncCheck::checkCopy(const CallExpr *Call, const ApiInfo &
     return I && *I < Call->getNumArgs() ? Call->getArg(*I) : nullptr;
   };
   const Expr *Dst = ArgAt(O.Dst), *Src = ArgAt(O.Src);
-  ProvenanceAnalysis &PA = provenance();
+  ProvenanceAnalysis &PA = Ctx.facts().provenance();
 
   // Which side is host memory depends on the direction the call states.
   const Expr *Host = nullptr;

@@ -33,9 +33,7 @@ private:
                       analysis::CopyKind Kind, bool ToHost, const clang::Expr *Host,
                       const analysis::Provenance &P, std::optional<int64_t> Bytes,
                       llvm::ArrayRef<const clang::Stmt *> Loops);
-  analysis::ProvenanceAnalysis &provenance();
 
-  std::unique_ptr<analysis::ProvenanceAnalysis> Origins;
 };
 
 } // namespace cuda_advisor::checks

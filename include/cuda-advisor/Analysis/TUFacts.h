@@ -8,6 +8,7 @@
 #define CUDA_ADVISOR_ANALYSIS_TUFACTS_H
 
 #include "cuda-advisor/Analysis/KernelSummary.h"
+#include "cuda-advisor/Analysis/Provenance.h"
 #include "cuda-advisor/Analysis/Values.h"
 
 #include <memory>
@@ -30,11 +31,19 @@ public:
       Kernels = std::make_unique<KernelSummaries>(Ctx, Values);
     return *Kernels;
   }
+  /// Where host pointers point and which variable holds each buffer: built
+  /// on first use, shared by every check of the TU.
+  ProvenanceAnalysis &provenance() {
+    if (!Origins)
+      Origins = std::make_unique<ProvenanceAnalysis>(Ctx);
+    return *Origins;
+  }
 
 private:
   clang::ASTContext &Ctx;
   ValueTracker Values;
   std::unique_ptr<KernelSummaries> Kernels;
+  std::unique_ptr<ProvenanceAnalysis> Origins;
 };
 
 } // namespace cuda_advisor::analysis
