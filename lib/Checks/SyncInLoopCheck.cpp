@@ -40,7 +40,7 @@ bool isCudaRuntimeFunction(const FunctionDecl *FD, CheckContext &CC) {
   return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") && CC.isLibraryCode(FD);
 }
 
-/// The pointer (or container) arguments of a call, as expressions.
+/// thrust::device_vector, universal_vector and their bases: GPU memory.
 bool isThrustDeviceContainer(const CXXRecordDecl *RD) {
   if (!RD || !RD->getIdentifier())
     return false;
@@ -69,11 +69,12 @@ bool hasOpenMPPragma(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
+/// Calls Fn with each pointer or array argument of a call (and `&x`).
 template <typename F> void forEachPointerArg(const CallExpr *C, F Fn) {
   for (const Expr *Arg : C->arguments()) {
     const Expr *E = Arg->IgnoreParenImpCasts();
     QualType T = E->getType();
-    // Pointers and arrays (and `&x`); structs passed by value are copies.
+    // Structs passed by value are copies.
     if (T->isPointerType() || T->isArrayType() || Arg->getType()->isPointerType())
       Fn(Arg);
   }
