@@ -203,6 +203,11 @@ void CheckContext::report(Finding F, clang::SourceLocation Loc) {
     return;
   if (!F.Loc.isValid())
     F.Loc = toLocation(Loc);
+  if (F.Level != Severity::Note) {
+    analysis::PriorityVerdict V = facts().hotPath().classify(Loc);
+    F.Prio = V.Level;
+    F.PriorityReason = std::move(V.Reason);
+  }
   Sink.push_back(std::move(F));
 }
 

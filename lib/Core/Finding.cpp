@@ -6,6 +6,18 @@
 
 namespace cuda_advisor {
 
+llvm::StringRef priorityName(Priority P) {
+  switch (P) {
+  case Priority::Hot:
+    return "hot";
+  case Priority::Normal:
+    return "normal";
+  case Priority::Cold:
+    return "cold";
+  }
+  return "normal";
+}
+
 llvm::StringRef severityName(Severity S) {
   switch (S) {
   case Severity::Note:
@@ -32,7 +44,8 @@ std::optional<Severity> parseSeverity(llvm::StringRef Name) {
 Finding::Finding(const Finding &Other)
     : CheckId(Other.CheckId), Level(Other.Level), Loc(Other.Loc), Range(Other.Range),
       Message(Other.Message), Notes(Other.Notes), Fixes(Other.Fixes), Keys(Other.Keys),
-      Evidence(llvm::json::Object(Other.Evidence)), Ranking(Other.Ranking) {}
+      Evidence(llvm::json::Object(Other.Evidence)), Ranking(Other.Ranking), Prio(Other.Prio),
+      PriorityReason(Other.PriorityReason) {}
 
 Finding &Finding::operator=(const Finding &Other) {
   if (this != &Other) {

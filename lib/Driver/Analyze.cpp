@@ -78,6 +78,34 @@ std::string findResourceDir(const char *Argv0) {
   return Dir.str().str();
 }
 
+/// Findings off the hot path (Analysis/HotPath.h) are hidden, or with
+/// --show-cold become notes that say why; a profile that measured one keeps
+/// it as it is (its measured cost ranks it). Without a profile, findings on
+/// the hot path come first. Returns the number hidden.
+size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool Profiled) {
+  size_t Hidden = 0;
+  std::vector<Finding> Kept;
+  Kept.reserve(Findings.size());
+  for (Finding &F : Findings) {
+    bool Measured = F.Ranking && F.Ranking->Matched && F.Ranking->MeasuredNs > 0;
+    if (F.Prio == Priority::Cold && !Measured) {
+      if (!ShowCold) {
+        ++Hidden;
+        continue;
+      }
+      F.Level = Severity::Note;
+      F.Notes.push_back({SourceLocation(), "off the hot path: " + F.PriorityReason});
+    }
+    Kept.push_back(std::move(F));
+  }
+  Findings = std::move(Kept);
+  if (!Profiled)
+    std::stable_sort(Findings.begin(), Findings.end(), [](const Finding &A, const Finding &B) {
+      return A.Prio < B.Prio;
+    });
+  return Hidden;
+}
+
 int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   // Configuration: defaults, then --config, then the command line.
   Config Cfg;
@@ -268,6 +296,8 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     }
   }
 
+  size_t HiddenCold = applyPriorities(Findings, Opts.ShowCold, Report.Summary.has_value());
+
   // The report.
   std::error_code EC;
   std::unique_ptr<ToolOutputFile> File;
@@ -326,6 +356,8 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
            << Opts.Sources.size() << (Opts.Sources.size() == 1 ? " file" : " files");
     if (!Problems.empty())
       errs() << " (" << join(Problems, ", ") << ")";
+    if (HiddenCold)
+      errs() << "; " << HiddenCold << " off the hot path not shown (--show-cold)";
     errs() << ".\n";
   }
   if (InputErrors)

@@ -87,6 +87,8 @@ int main(int Argc, char **Argv) {
                "also parse each file for the device (code under #if __CUDA_ARCH__)");
   App.add_flag("-v,--verbose", A.Verbose, "explain what the front end does with each file");
   App.add_flag("-q,--quiet", A.Quiet, "do not print the summary line");
+  App.add_flag("--show-cold", A.ShowCold,
+               "also show findings off the hot path (set-up, warm-up, verification, sweeps), as notes");
   App.add_option("--export-fixes", A.ExportFixes,
                  "write fix-its as YAML for clang-apply-replacements");
   App.add_flag("--fix", A.Fix, "apply the fix-its to the sources");

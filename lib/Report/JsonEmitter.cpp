@@ -80,6 +80,9 @@ json::Value toJson(const Finding &F) {
   O["join"] = json::Object{
       {"callSites", std::move(Sites)}, {"kernels", F.Keys.Kernels}, {"api", F.Keys.Api}};
   O["evidence"] = json::Object(F.Evidence);
+  O["priority"] = priorityName(F.Prio);
+  if (!F.PriorityReason.empty())
+    O["priorityReason"] = F.PriorityReason;
   if (F.Ranking)
     O["cost"] = toJson(*F.Ranking);
   return O;

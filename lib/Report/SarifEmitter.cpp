@@ -314,7 +314,10 @@ private:
       R["fixes"] = json::Array{std::move(Fix)};
     R["partialFingerprints"] = json::Object{{FingerprintKey, fingerprint(F, Loc)}};
 
-    json::Object Props{{"evidence", json::Object(F.Evidence)}};
+    json::Object Props{{"evidence", json::Object(F.Evidence)},
+                       {"priority", priorityName(F.Prio)}};
+    if (!F.PriorityReason.empty())
+      Props["priorityReason"] = F.PriorityReason;
     if (!F.Keys.Kernels.empty())
       Props["kernels"] = F.Keys.Kernels;
     if (!F.Keys.Api.empty())

@@ -7,6 +7,7 @@
 #ifndef CUDA_ADVISOR_ANALYSIS_TUFACTS_H
 #define CUDA_ADVISOR_ANALYSIS_TUFACTS_H
 
+#include "cuda-advisor/Analysis/HotPath.h"
 #include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Analysis/Provenance.h"
 #include "cuda-advisor/Analysis/Values.h"
@@ -39,11 +40,20 @@ public:
     return *Origins;
   }
 
+  /// The static priority of each place in the TU (timed regions, set-up,
+  /// verification, sweeps): built on first use.
+  HotPath &hotPath() {
+    if (!Hot)
+      Hot = std::make_unique<HotPath>(Ctx, Values);
+    return *Hot;
+  }
+
 private:
   clang::ASTContext &Ctx;
   ValueTracker Values;
   std::unique_ptr<KernelSummaries> Kernels;
   std::unique_ptr<ProvenanceAnalysis> Origins;
+  std::unique_ptr<HotPath> Hot;
 };
 
 } // namespace cuda_advisor::analysis

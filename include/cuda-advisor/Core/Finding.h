@@ -22,6 +22,13 @@ namespace cuda_advisor {
 
 enum class Severity { Note, Warning, Error };
 
+/// Where a finding's code runs, inferred statically (Analysis/HotPath.h): on
+/// the hot path (the timed region and its repetition loops), unknown, or off
+/// it (set-up, warm-up, verification, a sweep over problem sizes).
+enum class Priority { Hot, Normal, Cold };
+
+llvm::StringRef priorityName(Priority P);
+
 llvm::StringRef severityName(Severity S);
 std::optional<Severity> parseSeverity(llvm::StringRef Name);
 
@@ -74,6 +81,9 @@ struct Finding {
   /// as "properties" in JSON and SARIF and used by the cost model.
   llvm::json::Object Evidence;
   std::optional<Cost> Ranking;
+  /// Static priority; PriorityReason says why when it is not Normal.
+  Priority Prio = Priority::Normal;
+  std::string PriorityReason;
 
   Finding() = default;
   Finding(const Finding &Other);

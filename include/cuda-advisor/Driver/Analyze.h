@@ -36,6 +36,7 @@ struct AnalyzeOptions {
   std::vector<std::string> BinaryPaths;   ///< --binary-path, repeatable.
   std::optional<unsigned> Top;
   std::string MinSaving;                  ///< e.g. "1ms", "500us", "0.5%".
+  bool ShowCold = false;                  ///< --show-cold: findings off the hot path as notes.
 };
 
 /// Returns the exit code.

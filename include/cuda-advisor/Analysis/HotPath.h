@@ -1,0 +1,85 @@
+//===- HotPath.h - Where a program spends the time it measures -*- C++ -*-===//
+//
+// A static priority for every place in a translation unit, inferred from the
+// code alone: the region between a function's timing calls (CUDA events,
+// std::chrono, gettimeofday, clock, omp_get_wtime, SDK timers...) and the
+// repetition loops around it are the hot path; code of that function before
+// the first timing call (set-up, warm-up) or after the last one (verification,
+// clean-up) is off it, and so is a loop over problem sizes or launch
+// configurations (a sweep). In a function without timing calls, the outermost
+// loops that launch kernels are its hot path. A function or kernel without timing calls of its
+// own takes the priority of its call and launch sites.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDA_ADVISOR_ANALYSIS_HOTPATH_H
+#define CUDA_ADVISOR_ANALYSIS_HOTPATH_H
+
+#include "cuda-advisor/Core/Finding.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace cuda_advisor::analysis {
+
+class ValueTracker;
+
+struct PriorityVerdict {
+  Priority Level = Priority::Normal;
+  /// Why, one clause ("after the timed region (lines 40-52): verification or
+  /// clean-up"); empty for Normal.
+  std::string Reason;
+};
+
+class HotPath {
+public:
+  HotPath(clang::ASTContext &Ctx, ValueTracker &VT);
+  ~HotPath();
+
+  /// The priority of code at Loc (a host call, a launch or a statement in a
+  /// kernel).
+  PriorityVerdict classify(clang::SourceLocation Loc);
+
+private:
+  struct Region {
+    clang::SourceLocation Begin, End; ///< File locations, inclusive.
+    unsigned BeginLine = 0, EndLine = 0;
+  };
+  struct FunctionFacts {
+    const clang::FunctionDecl *Key = nullptr; ///< Canonical declaration of the pattern.
+    Region Body;
+    std::vector<Region> Timed; ///< At most one: first to last timing call, widened.
+    std::vector<Region> Sweeps;
+    /// Without timing calls: the outermost loops that launch kernels (and
+    /// are no sweep), the program's iterations.
+    std::vector<Region> LaunchLoops;
+  };
+
+  void build();
+  void addFunction(const clang::FunctionDecl *FD);
+  const FunctionFacts *functionAt(clang::SourceLocation Loc) const;
+  PriorityVerdict verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth);
+  PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
+  Region regionOf(const clang::Stmt *S) const;
+  bool inside(const Region &R, clang::SourceLocation Loc) const;
+
+  clang::ASTContext &Ctx;
+  ValueTracker &VT;
+  bool Built = false;
+  std::vector<FunctionFacts> Functions;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<clang::SourceLocation>> CallSites;
+  llvm::DenseMap<const clang::FunctionDecl *, PriorityVerdict> Memo;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> InProgress;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> TimerFunctions;
+};
+
+} // namespace cuda_advisor::analysis
+
+#endif

@@ -1,0 +1,393 @@
+//===- HotPath.cpp - Where a program spends the time it measures ----------===//
+#include "cuda-advisor/Analysis/HotPath.h"
+#include "cuda-advisor/Analysis/CudaApi.h"
+#include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Loops.h"
+#include "cuda-advisor/Analysis/Values.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace cuda_advisor::analysis {
+
+namespace {
+
+/// Deep enough for a call chain from main to a kernel through a few helpers.
+constexpr unsigned MaxDepth = 8;
+
+const FunctionDecl *keyOf(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  return FD->getCanonicalDecl();
+}
+
+/// Free functions that read a clock: C, POSIX, OpenMP, MPI, the CUDA SDK's
+/// and the usual hand-written helpers of benchmarks and courses.
+bool isClockFunctionName(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("gettimeofday", "clock_gettime", "clock", "omp_get_wtime", "MPI_Wtime", true)
+      .Cases("sdkStartTimer", "sdkStopTimer", "cutStartTimer", "cutStopTimer", true)
+      .Cases("QueryPerformanceCounter", "rtclock", "cpuSecond", "seconds", "wtime", true)
+      .Cases("mysecond", "dtime", "get_wall_time", "walltime", "get_time", true)
+      .Cases("getTime", "currentSeconds", "tic", "toc", "timer_start", true)
+      .Cases("timer_stop", "startTimer", "stopTimer", "StartTimer", "StopTimer", true)
+      .Default(false);
+}
+
+bool nameHasAny(StringRef Name, std::initializer_list<StringRef> Parts) {
+  std::string Lower = Name.lower();
+  return llvm::any_of(Parts, [&](StringRef P) { return StringRef(Lower).contains(P); });
+}
+
+/// `std::chrono::steady_clock::now()`, `timer.start()`, `sw.Stop()`.
+bool isClockMethod(const CXXMethodDecl *MD) {
+  const CXXRecordDecl *RD = MD->getParent();
+  if (!RD || !MD->getIdentifier())
+    return false;
+  StringRef Name = MD->getName();
+  StringRef Class = RD->getName();
+  if (Name == "now")
+    return nameHasAny(Class, {"clock"});
+  if (!nameHasAny(Class, {"timer", "stopwatch"}))
+    return false;
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("start", "stop", "Start", "Stop", "tic", "toc", true)
+      .Cases("begin", "end", "record", "Record", "elapsed", "Elapsed", true)
+      .Default(false);
+}
+
+bool isLibrary(const FunctionDecl *FD, const SourceManager &SM) {
+  clang::SourceLocation L = FD->getLocation();
+  return L.isInvalid() || SM.isInSystemHeader(L);
+}
+
+/// Collects every user function definition (template instantiations
+/// included, so that calls in them have direct callees).
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  explicit FunctionCollector(std::vector<const FunctionDecl *> &Out) : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && FD->getBody())
+      Out.push_back(FD);
+    return true;
+  }
+
+private:
+  std::vector<const FunctionDecl *> &Out;
+};
+
+/// Variables whose value follows Var inside Loop: Var itself and locals
+/// declared in the loop whose initializer reads one of them.
+llvm::SmallPtrSet<const VarDecl *, 8> followersOf(const VarDecl *Var, const Stmt *Loop) {
+  llvm::SmallPtrSet<const VarDecl *, 8> Vars;
+  Vars.insert(Var);
+  std::vector<const Stmt *> Work{Loop};
+  std::vector<const VarDecl *> Locals;
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+          Locals.push_back(VD);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  // Source order: a local can follow a local declared before it.
+  for (const VarDecl *VD : Locals)
+    for (const VarDecl *V : llvm::SmallVector<const VarDecl *, 8>(Vars.begin(), Vars.end()))
+      if (mentions(VD->getInit(), V)) {
+        Vars.insert(VD);
+        break;
+      }
+  return Vars;
+}
+
+const VarDecl *loopVariable(const Stmt *Loop, ValueTracker &VT) {
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
+    return RF->getLoopVariable();
+  if (std::optional<Induction> I = inductionOf(Loop, VT))
+    return I->Var;
+  return nullptr;
+}
+
+/// The expressions of Call that size the work: an allocation's or copy's
+/// byte count, a launch's grid and block.
+std::vector<const Expr *> sizingOperands(const CallExpr *Call) {
+  std::vector<const Expr *> Out;
+  if (std::optional<LaunchSite> L = getLaunchSite(Call)) {
+    Out.push_back(L->Grid);
+    Out.push_back(L->Block);
+    return Out;
+  }
+  if (std::optional<ApiInfo> Api = classifyApiCall(Call)) {
+    if (Api->Kind == ApiKind::Alloc || Api->Kind == ApiKind::HostAlloc ||
+        Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync ||
+        Api->Kind == ApiKind::Memset)
+      if (std::optional<unsigned> N = byteCountArgument(Api->Name); N && *N < Call->getNumArgs())
+        Out.push_back(Call->getArg(*N));
+    return Out;
+  }
+  if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getIdentifier()) {
+    StringRef Name = FD->getName();
+    if ((Name == "malloc" || Name == "calloc") && Call->getNumArgs() >= 1)
+      for (const Expr *A : Call->arguments())
+        Out.push_back(A);
+  }
+  return Out;
+}
+
+} // namespace
+
+HotPath::HotPath(ASTContext &Ctx, ValueTracker &VT) : Ctx(Ctx), VT(VT) {}
+HotPath::~HotPath() = default;
+
+HotPath::Region HotPath::regionOf(const Stmt *S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  Region R;
+  R.Begin = SM.getExpansionLoc(S->getBeginLoc());
+  R.End = SM.getExpansionRange(S->getEndLoc()).getEnd();
+  R.BeginLine = SM.getExpansionLineNumber(R.Begin);
+  R.EndLine = SM.getExpansionLineNumber(R.End);
+  return R;
+}
+
+bool HotPath::inside(const Region &R, clang::SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  Loc = SM.getExpansionLoc(Loc);
+  if (R.Begin.isInvalid() || Loc.isInvalid())
+    return false;
+  return !SM.isBeforeInTranslationUnit(Loc, R.Begin) && !SM.isBeforeInTranslationUnit(R.End, Loc);
+}
+
+void HotPath::build() {
+  Built = true;
+  std::vector<const FunctionDecl *> All;
+  FunctionCollector(All).TraverseDecl(Ctx.getTranslationUnitDecl());
+  const SourceManager &SM = Ctx.getSourceManager();
+
+  bool TUMeasuresEvents = false;
+  for (const FunctionDecl *FD : All) {
+    if (isLibrary(FD, SM))
+      continue;
+    forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (Callee->getIdentifier() && canonicalApiName(Callee->getName()) == "cudaEventElapsedTime")
+          TUMeasuresEvents = true;
+    });
+  }
+
+  // A user function is a timer when it reads a clock and does no GPU work or
+  // looping of its own: `double cpuSecond() { gettimeofday(&tp, 0); ... }`.
+  auto IsClockCall = [&](const CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return false;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && isClockMethod(MD))
+      return true;
+    if (!Callee->getIdentifier())
+      return false;
+    StringRef Name = Callee->getName();
+    if (isClockFunctionName(Name))
+      return true;
+    return TUMeasuresEvents && canonicalApiName(Name) == "cudaEventRecord";
+  };
+  for (const FunctionDecl *FD : All) {
+    if (isLibrary(FD, SM) || isKernel(FD))
+      continue;
+    bool Clock = false, Work = false;
+    forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
+      if (!Loops.empty() || getLaunchSite(Call) || classifyApiCall(Call))
+        Work = true;
+      else if (IsClockCall(Call))
+        Clock = true;
+    });
+    if (Clock && !Work)
+      TimerFunctions[keyOf(FD)] = true;
+  }
+
+  for (const FunctionDecl *FD : All) {
+    if (isLibrary(FD, SM))
+      continue;
+    FunctionFacts F;
+    F.Key = keyOf(FD);
+    F.Body = regionOf(FD->getBody());
+    // Device code reads clock() to time itself, not the program's hot path.
+    bool IsTimer = TimerFunctions.count(F.Key) || isDeviceOnly(FD);
+
+    struct TimerCall {
+      clang::SourceLocation Loc;
+      std::vector<const Stmt *> Loops;
+    };
+    std::vector<TimerCall> Timers;
+    llvm::SmallPtrSet<const Stmt *, 8> SweepLoops;
+    std::vector<std::vector<const Stmt *>> LaunchNests;
+    forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Callee)
+        CallSites[keyOf(Callee)].push_back(Call->getBeginLoc());
+      if (!IsTimer && (IsClockCall(Call) || (Callee && TimerFunctions.count(keyOf(Callee)))))
+        Timers.push_back({Call->getBeginLoc(), {Loops.begin(), Loops.end()}});
+      if (Loops.empty())
+        return;
+      if (getLaunchSite(Call))
+        LaunchNests.emplace_back(Loops.begin(), Loops.end());
+      std::vector<const Expr *> Sizing = sizingOperands(Call);
+      if (Sizing.empty())
+        return;
+      for (const Stmt *Loop : Loops) {
+        if (SweepLoops.count(Loop))
+          continue;
+        const VarDecl *Var = loopVariable(Loop, VT);
+        if (!Var)
+          continue;
+        auto Followers = followersOf(Var, Loop);
+        for (const Expr *E : Sizing)
+          if (E && llvm::any_of(Followers, [&](const VarDecl *V) { return mentions(E, V); })) {
+            SweepLoops.insert(Loop);
+            break;
+          }
+      }
+    });
+    for (const Stmt *Loop : SweepLoops)
+      F.Sweeps.push_back(regionOf(Loop));
+
+    if (Timers.size() >= 2) {
+      const TimerCall &First = Timers.front(), &Last = Timers.back();
+      Region R;
+      R.Begin = SM.getExpansionLoc(First.Loc);
+      R.End = SM.getExpansionLoc(Last.Loc);
+      R.BeginLine = SM.getExpansionLineNumber(R.Begin);
+      R.EndLine = SM.getExpansionLineNumber(R.End);
+      // The loops around both timing calls repeat the measured work: they are
+      // hot too, up to the first loop over problem sizes.
+      size_t Common = 0;
+      while (Common < First.Loops.size() && Common < Last.Loops.size() &&
+             First.Loops[Common] == Last.Loops[Common])
+        ++Common;
+      for (size_t I = Common; I-- > 0;) {
+        if (SweepLoops.count(First.Loops[I]))
+          break;
+        Region Loop = regionOf(First.Loops[I]);
+        R.Begin = Loop.Begin;
+        R.End = Loop.End;
+      }
+      F.Timed.push_back(R);
+    } else {
+      llvm::SmallPtrSet<const Stmt *, 4> Seen;
+      for (const std::vector<const Stmt *> &Nest : LaunchNests)
+        for (const Stmt *Loop : Nest)
+          if (!SweepLoops.count(Loop)) {
+            if (Seen.insert(Loop).second)
+              F.LaunchLoops.push_back(regionOf(Loop));
+            break;
+          }
+    }
+    Functions.push_back(std::move(F));
+  }
+  // Later-starting first: a nested body (lambda, local class) before the one around it.
+  std::stable_sort(Functions.begin(), Functions.end(), [&](const FunctionFacts &A,
+                                                           const FunctionFacts &B) {
+    return SM.isBeforeInTranslationUnit(B.Body.Begin, A.Body.Begin);
+  });
+}
+
+const HotPath::FunctionFacts *HotPath::functionAt(clang::SourceLocation Loc) const {
+  for (const FunctionFacts &F : Functions)
+    if (inside(F.Body, Loc))
+      return &F;
+  return nullptr;
+}
+
+PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {
+  for (const Region &T : F.Timed) {
+    if (inside(T, Loc))
+      return {Priority::Hot, "inside the timed region (lines " + std::to_string(T.BeginLine) + "-" +
+                                 std::to_string(T.EndLine) + ")"};
+  }
+  for (const Region &S : F.Sweeps)
+    if (inside(S, Loc) && llvm::none_of(F.LaunchLoops, [&](const Region &L) {
+          // A repetition loop inside the sweep is the measured work of each size.
+          return inside(L, Loc) && inside(S, L.Begin) && !(L.Begin == S.Begin);
+        }))
+      return {Priority::Cold,
+              "in a loop over problem sizes or launch configurations (line " +
+                  std::to_string(S.BeginLine) + ")"};
+  for (const Region &T : F.Timed) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Lines = "(lines " + std::to_string(T.BeginLine) + "-" + std::to_string(T.EndLine) + ")";
+    if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loc), T.Begin))
+      return {Priority::Cold, "before the timed region " + Lines + ": set-up or warm-up"};
+    return {Priority::Cold, "after the timed region " + Lines + ": verification or clean-up"};
+  }
+  for (const Region &L : F.LaunchLoops)
+    if (inside(L, Loc))
+      return {Priority::Hot, "in the loop at line " + std::to_string(L.BeginLine) +
+                                 ", which launches the program's kernels"};
+  return functionVerdict(F, Depth);
+}
+
+PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth) {
+  if (auto It = Memo.find(F.Key); It != Memo.end())
+    return It->second;
+  if (Depth > MaxDepth || InProgress.lookup(F.Key))
+    return {};
+  auto It = CallSites.find(F.Key);
+  if (It == CallSites.end() || It->second.empty())
+    return Memo[F.Key] = {};
+  InProgress[F.Key] = true;
+  bool AllCold = true;
+  PriorityVerdict Result, FirstCold;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (clang::SourceLocation Site : It->second) {
+    const FunctionFacts *Caller = functionAt(Site);
+    if (!Caller || Caller->Key == F.Key) {
+      AllCold = false;
+      continue;
+    }
+    PriorityVerdict V = verdictIn(*Caller, Site, Depth + 1);
+    std::string Line = std::to_string(SM.getExpansionLineNumber(SM.getExpansionLoc(Site)));
+    if (V.Level == Priority::Hot) {
+      Result = {Priority::Hot, "called from line " + Line + ", " + V.Reason};
+      AllCold = false;
+      break;
+    }
+    if (V.Level != Priority::Cold)
+      AllCold = false;
+    else if (FirstCold.Reason.empty())
+      FirstCold = {Priority::Cold, "only called off the hot path (line " + Line + ", " + V.Reason + ")"};
+  }
+  InProgress[F.Key] = false;
+  if (Result.Level != Priority::Hot && AllCold)
+    Result = FirstCold;
+  return Memo[F.Key] = Result;
+}
+
+PriorityVerdict HotPath::classify(clang::SourceLocation Loc) {
+  if (!Built)
+    build();
+  if (Loc.isInvalid())
+    return {};
+  const FunctionFacts *F = functionAt(Loc);
+  if (!F)
+    return {};
+  return verdictIn(*F, Loc, 0);
+}
+
+} // namespace cuda_advisor::analysis
