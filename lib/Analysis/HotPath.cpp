@@ -124,7 +124,21 @@ const VarDecl *loopVariable(const Stmt *Loop, ValueTracker &VT) {
     return RF->getLoopVariable();
   if (std::optional<Induction> I = inductionOf(Loop, VT))
     return I->Var;
-  return nullptr;
+  // Geometric sweeps: `for (n = 1024; n <= N; n *= 2)`, the variable the
+  // increment writes.
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  const Expr *Inc = For ? For->getInc() : nullptr;
+  if (!Inc)
+    return nullptr;
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Inc->IgnoreParenImpCasts());
+      BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(Inc->IgnoreParenImpCasts());
+           UO && UO->isIncrementDecrementOp())
+    Target = UO->getSubExpr();
+  const auto *DRE = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
 /// The expressions of Call that size the work: an allocation's or copy's
@@ -284,9 +298,7 @@ void HotPath::build() {
       for (size_t I = Common; I-- > 0;) {
         if (SweepLoops.count(First.Loops[I]))
           break;
-        Region Loop = regionOf(First.Loops[I]);
-        R.Begin = Loop.Begin;
-        R.End = Loop.End;
+        R = regionOf(First.Loops[I]);
       }
       F.Timed.push_back(R);
     } else {

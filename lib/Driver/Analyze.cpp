@@ -82,7 +82,7 @@ std::string findResourceDir(const char *Argv0) {
 /// --show-cold become notes that say why; a profile that measured one keeps
 /// it as it is (its measured cost ranks it). Without a profile, findings on
 /// the hot path come first. Returns the number hidden.
-size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool Profiled) {
+size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPriority) {
   size_t Hidden = 0;
   std::vector<Finding> Kept;
   Kept.reserve(Findings.size());
@@ -99,7 +99,7 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool Profi
     Kept.push_back(std::move(F));
   }
   Findings = std::move(Kept);
-  if (!Profiled)
+  if (ByPriority)
     std::stable_sort(Findings.begin(), Findings.end(), [](const Finding &A, const Finding &B) {
       return A.Prio < B.Prio;
     });
@@ -296,7 +296,8 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     }
   }
 
-  size_t HiddenCold = applyPriorities(Findings, Opts.ShowCold, Report.Summary.has_value());
+  size_t HiddenCold = applyPriorities(Findings, Opts.ShowCold,
+                                      !Report.Summary.has_value() && Opts.Sort == "priority");
 
   // The report.
   std::error_code EC;

@@ -89,6 +89,9 @@ int main(int Argc, char **Argv) {
   App.add_flag("-q,--quiet", A.Quiet, "do not print the summary line");
   App.add_flag("--show-cold", A.ShowCold,
                "also show findings off the hot path (set-up, warm-up, verification, sweeps), as notes");
+  App.add_option("--sort", A.Sort,
+                 "order of unranked findings: priority (hot path first, the default) or location")
+      ->check(CLI::IsMember({"priority", "location"}));
   App.add_option("--export-fixes", A.ExportFixes,
                  "write fix-its as YAML for clang-apply-replacements");
   App.add_flag("--fix", A.Fix, "apply the fix-its to the sources");

@@ -38,10 +38,7 @@ int timedWithEvents(float *h, float *d) {
   }
   cudaEventRecord(start);
   for (int it = 0; it < 100; ++it) {
-    // DEFAULT-DAG: :[[@LINE+2]]:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
-    // COLD-DAG: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
     cudaMemcpy(d, h, N * sizeof(float), cudaMemcpyHostToDevice);
-    // DEFAULT-DAG: :[[@LINE+1]]:5: warning: {{.*}}100 threads{{.*}}[launch-block-size]
     scale<<<N / 100, 100>>>(d, N);
   }
   cudaEventRecord(stop);
@@ -55,22 +52,15 @@ int timedWithEvents(float *h, float *d) {
   }
   return 0;
 }
-// COLD-DAG: :34:5: note: {{.*}}100 threads{{.*}}[launch-block-size]
-// COLD-DAG: off the hot path: before the timed region (lines 37-44): set-up or warm-up
-// COLD-DAG: :35:5: note: {{.*}}[sync-in-loop]
-// COLD-DAG: :24:3: note: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
-// COLD-DAG: off the hot path: only called off the hot path (line 50, after the timed region (lines 37-44): verification or clean-up)
 
 // The loop around the timing calls repeats the measured work: all of it is hot.
 void timedWithChrono(float *h, float *d) {
   for (int rep = 0; rep < 10; ++rep) {
     auto t0 = std::chrono::steady_clock::now();
     scale<<<N / 256, 256>>>(d, N);
-    // DEFAULT-DAG: :[[@LINE+1]]:5: warning: {{.*}}[sync-in-loop]
     cudaDeviceSynchronize();
     auto t1 = std::chrono::steady_clock::now();
     printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
-    // DEFAULT-DAG: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
     cudaMemcpy(h, d, N * sizeof(float), cudaMemcpyDeviceToHost);
   }
 }
@@ -85,31 +75,58 @@ void sweep(float *h) {
     cudaFree(d);
   }
 }
-// COLD-DAG: :[[@LINE-6]]:5: note: {{.*}}[transfer-in-loop]
-// COLD-DAG: off the hot path: in a loop over problem sizes or launch configurations (line [[@LINE-9]])
 
 // No timing and no sweep: the loop that launches the kernels is the hot path.
 void untimed(float *h, float *d) {
   for (int it = 0; it < 100; ++it) {
-    // DEFAULT-DAG: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
     cudaMemcpy(d, h, N * sizeof(float), cudaMemcpyHostToDevice);
     scale<<<N / 256, 256>>>(d, N);
   }
 }
-// WHY: "priorityReason": "in the loop at line [[@LINE-7]], which launches the program's kernels"
 
 // Nothing says where the time goes: a plain warning, after the hot ones.
 void uploadRows(float *h, float *d, int rows) {
   for (int r = 0; r < rows; ++r)
-    // DEFAULT-DAG: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
     cudaMemcpy(d + r * 1024, h, 1024 * sizeof(float), cudaMemcpyHostToDevice);
 }
-// DEFAULT: off the hot path not shown (--show-cold)
 
 // In JSON, the hot findings come first, then the normal ones.
+// (The lines below name the code above by its line numbers.)
+//
+// Default: the hot findings first, in source order, then the normal one; the
+// warm-up (lines 35-38), the verification (line 50) and the sweep (70-76) are
+// hidden and counted.
+// DEFAULT: hot-path.cu:41:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// DEFAULT: hot-path.cu:42:22: warning: 100 threads per block{{.*}}[launch-block-size]
+// DEFAULT: hot-path.cu:64:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// DEFAULT: hot-path.cu:82:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// DEFAULT: hot-path.cu:90:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// DEFAULT: 5 findings in 1 file; 6 off the hot path not shown (--show-cold).
+//
+// --show-cold: the same warnings, then the cold ones as notes saying why.
+// COLD: hot-path.cu:90:5: warning:
+// COLD-DAG: hot-path.cu:36:22: note: 100 threads per block{{.*}}[launch-block-size]
+// COLD-DAG: hot-path.cu:37:5: note: cudaDeviceSynchronize runs on every iteration{{.*}}[sync-in-loop]
+// COLD-DAG: note: off the hot path: before the timed region (lines 39-44): set-up or warm-up
+// COLD-DAG: hot-path.cu:50:5: note: 'checkSlice' calls cudaMemcpy{{.*}}[transfer-in-loop]
+// COLD-DAG: note: off the hot path: after the timed region (lines 39-44): verification or clean-up
+// COLD-DAG: hot-path.cu:72:5: note: cudaMalloc allocates on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: hot-path.cu:73:5: note: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: hot-path.cu:75:5: note: cudaFree frees memory on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 70)
+// COLD-NOT: warning:
+//
+// In JSON every finding has a priority, the hot ones before the normal one.
 // JSON: "priority": "hot"
 // JSON-NOT: "priority": "normal"
-// JSON: "priorityReason": "inside the timed region
+// JSON: "priority": "hot"
 // JSON-NOT: "priority": "normal"
+// JSON: "priority": "hot"
+// JSON-NOT: "priority": "normal"
+// JSON: "priority": "hot"
+// JSON-NOT: "priority": "hot"
 // JSON: "priority": "normal"
 // JSON-NOT: "priority": "hot"
+// WHY-DAG: "priorityReason": "inside the timed region (lines 39-44)"
+// WHY-DAG: "priorityReason": "inside the timed region (lines 58-65)"
+// WHY-DAG: "priorityReason": "in the loop at line 81, which launches the program's kernels"

@@ -1,9 +1,9 @@
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-fusion' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,kernel-fusion' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
 // The bundled CUDA declarations (no toolkit) give the same findings.
-// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,kernel-fusion' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --cuda-path=bundled --checks='-*,kernel-fusion' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-fusion' --format=json %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,kernel-fusion' --format=json %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // REQUIRES: cuda
 

@@ -1,12 +1,12 @@
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // The bundled CUDA declarations (no toolkit) give the same findings.
-// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --cuda-path=bundled --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // A --header-filter that shows findings in every header does not make the
 // CUDA declarations user code (it dropped most findings: library calls such
 // as cudaMemcpy and fprintf were looked at as the user's own functions).
-// RUN: %expect-exit 1 %cuda-advisor --header-filter='.*' --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --header-filter='.*' --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // REQUIRES: cuda
 

@@ -1,24 +1,24 @@
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // The bundled CUDA declarations (no toolkit) give the same findings.
-// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --cuda-path=bundled --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // A --header-filter that shows findings in every header does not make the
 // CUDA declarations user code (it dropped most findings: library calls such
 // as cudaMemcpy and fprintf were looked at as the user's own functions).
-// RUN: %expect-exit 1 %cuda-advisor --header-filter='.*' --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --header-filter='.*' --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // With non-blocking streams in the file, a blocking cudaMemcpy no longer
 // waits for everything cudaDeviceSynchronize does (it still waits for the
 // legacy stream and the blocking streams); with the per-thread default
 // stream it waits for none of them: only the sync-before-sync findings remain.
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 -DNONBLOCKING \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 -DNONBLOCKING \
 // RUN:   | FileCheck %s --check-prefixes=NB,SYNCS --implicit-check-not='warning:'
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   -DCUDA_API_PER_THREAD_DEFAULT_STREAM=1 | FileCheck %s --check-prefix=SYNCS --implicit-check-not='warning:'
 // The fix-it removes the whole statement, error-check macro included.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/sync-redundant.cu
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' --fix %t/sync-redundant.cu -- -x cuda -std=c++17 > /dev/null 2>&1
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' --fix %t/sync-redundant.cu -- -x cuda -std=c++17 > /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=FIXED < %t/sync-redundant.cu
 // REQUIRES: cuda
 

@@ -1,7 +1,7 @@
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // The bundled CUDA declarations (no toolkit) give the same findings.
-// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --cuda-path=bundled --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // REQUIRES: cuda
 

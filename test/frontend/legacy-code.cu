@@ -4,16 +4,16 @@
 // CUDA 13 it parses with no error (the compat declarations, each reported
 // once as a note) and the checks run on it.
 //
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop,compat-removed-api' %s \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop,compat-removed-api' %s \
 // RUN:   -- -x cuda -fopenmp 2>&1 | FileCheck %s --implicit-check-not=error:
-// RUN: %expect-exit 1 %cuda-advisor --device-pass --checks='-*,transfer-in-loop,compat-removed-api' \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --device-pass --checks='-*,transfer-in-loop,compat-removed-api' \
 // RUN:   %s -- -x cuda -fopenmp 2>&1 | FileCheck %s --implicit-check-not=error:
-// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,transfer-in-loop,compat-removed-api' \
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --cuda-path=bundled --checks='-*,transfer-in-loop,compat-removed-api' \
 // RUN:   %s -- -x cuda -fopenmp 2>&1 | FileCheck %s --implicit-check-not=error:
 //
 // A host .cpp file of the same project (compiled by g++) gets the removed
 // API too.
-// RUN: %expect-exit 0 %cuda-advisor --checks='-*,compat-removed-api' %inputs/frontend/legacy/host.cpp \
+// RUN: %expect-exit 0 %cuda-advisor --sort=location --checks='-*,compat-removed-api' %inputs/frontend/legacy/host.cpp \
 // RUN:   -- -std=c++14 2>&1 | FileCheck %s --check-prefix=HOST --implicit-check-not=error:
 // REQUIRES: cuda
 

@@ -37,6 +37,7 @@ struct AnalyzeOptions {
   std::optional<unsigned> Top;
   std::string MinSaving;                  ///< e.g. "1ms", "500us", "0.5%".
   bool ShowCold = false;                  ///< --show-cold: findings off the hot path as notes.
+  std::string Sort = "priority";          ///< --sort: priority (hot path first) or location.
 };
 
 /// Returns the exit code.
