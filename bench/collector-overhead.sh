@@ -15,10 +15,13 @@
 #   sync-in-loop        examples/sync-in-loop bad: 1000 x (launch, sync), the
 #                       worst case for per-call costs
 #   transfer-in-loop    examples/transfer-in-loop bad: 100 x (H2D, kernel, D2H)
-# Variants: none (no profiler), record (cuda-advisor record), record-nostacks
-# (C++ only: record --no-stacks), torch-profiler (PyTorch only:
-# torch.profiler with CPU and CUDA activities). WORKLOADS="a b" runs only
-# those workloads.
+# Variants: none (no profiler), record (cuda-advisor record; for Python
+# workloads with the Python call sites), record-nopython (PyTorch only: record
+# without Python call sites, CUDA_ADVISOR_PYTHON_STACKS=0), record-nostacks
+# (C++ only: record --no-stacks), torch-profiler (PyTorch only: torch.profiler
+# with CPU and CUDA activities), torch-profiler-stack (PyTorch only: the same
+# with with_stack=True, written by tensorboard_trace_handler). WORKLOADS="a b"
+# runs only those workloads, VARIANTS="a b" only those variants.
 #
 # Every round runs one process of each (workload, variant), in an order that
 # rotates from round to round, so that drift and the seed loop's bimodal
@@ -51,8 +54,10 @@ run() {
   case $variant in
   none) ;;
   record) pre=("$CA" record -f -o "$TMP/profile.jsonl" --) ;;
+  record-nopython) pre=(env CUDA_ADVISOR_PYTHON_STACKS=0 "$CA" record -f -o "$TMP/profile.jsonl" --) ;;
   record-nostacks) pre=("$CA" record --no-stacks -f -o "$TMP/profile.jsonl" --) ;;
   torch-profiler) prog+=(--torch-profiler "$TMP/trace.json") ;;
+  torch-profiler-stack) rm -rf "$TMP/tb"; prog+=(--tensorboard-dir "$TMP/tb") ;;
   esac
   local t0 t1
   t0=$(now_ns)
@@ -63,23 +68,27 @@ run() {
   local loop
   loop=$(grep -E '^bad: [0-9.]+ ms$' "$out" | awk '{print $2}' | sort -n |
     awk '{v[NR]=$1} END {if (NR) print v[int((NR+1)/2)]}')
-  local stack_ns="" callsites=""
+  local stack_ns="" callsites="" py_ns=""
   if [ "${variant#record}" != "$variant" ] && [ -f "$TMP/profile.jsonl" ]; then
     local end
     end=$(tail -1 "$TMP/profile.jsonl")
     stack_ns=$(echo "$end" | grep -oE '"stack_capture_ns":[0-9]+' | cut -d: -f2)
     callsites=$(echo "$end" | grep -oE '"callsites":[0-9]+' | cut -d: -f2)
+    py_ns=$(echo "$end" | grep -oE '"python_capture_ns":[0-9]+' | cut -d: -f2)
   fi
-  echo "$workload,$variant,$round,$rc,${loop:-},$(((t1 - t0) / 1000000)),${stack_ns:-},${callsites:-}" >>"$RESULTS"
+  rm -f "$TMP/profile.jsonl"
+  echo "$workload,$variant,$round,$rc,${loop:-},$(((t1 - t0) / 1000000)),${stack_ns:-},${callsites:-},${py_ns:-}" >>"$RESULTS"
   [ $rc -eq 0 ] || { echo "  $workload/$variant round $round: exit code $rc"; tail -5 "$out"; }
 }
 
-echo "workload,variant,round,rc,loop_ms,wall_ms,stack_capture_ns,callsites" >"$RESULTS"
+echo "workload,variant,round,rc,loop_ms,wall_ms,stack_capture_ns,callsites,python_capture_ns" >"$RESULTS"
 JOBS=(
-  "pytorch-seed-loop none" "pytorch-seed-loop record" "pytorch-seed-loop record-nostacks"
-  "pytorch-seed-loop torch-profiler"
-  "pytorch-train-mlp none" "pytorch-train-mlp record" "pytorch-train-mlp record-nostacks"
-  "pytorch-train-mlp torch-profiler"
+  "pytorch-seed-loop none" "pytorch-seed-loop record" "pytorch-seed-loop record-nopython"
+  "pytorch-seed-loop record-nostacks" "pytorch-seed-loop torch-profiler"
+  "pytorch-seed-loop torch-profiler-stack"
+  "pytorch-train-mlp none" "pytorch-train-mlp record" "pytorch-train-mlp record-nopython"
+  "pytorch-train-mlp record-nostacks" "pytorch-train-mlp torch-profiler"
+  "pytorch-train-mlp torch-profiler-stack"
   "sync-in-loop none" "sync-in-loop record" "sync-in-loop record-nostacks"
   "transfer-in-loop none" "transfer-in-loop record" "transfer-in-loop record-nostacks"
 )
@@ -87,6 +96,13 @@ if [ -n "${WORKLOADS:-}" ]; then
   KEPT=()
   for job in "${JOBS[@]}"; do
     case " $WORKLOADS " in *" ${job%% *} "*) KEPT+=("$job") ;; esac
+  done
+  JOBS=("${KEPT[@]}")
+fi
+if [ -n "${VARIANTS:-}" ]; then
+  KEPT=()
+  for job in "${JOBS[@]}"; do
+    case " $VARIANTS " in *" ${job##* } "*) KEPT+=("$job") ;; esac
   done
   JOBS=("${KEPT[@]}")
 fi
@@ -124,13 +140,17 @@ for workload in dict.fromkeys(w for w, _ in by):
         stacks = ""
         calls = [int(r["callsites"]) for r in rs if r["callsites"]]
         ns = [int(r["stack_capture_ns"]) for r in rs if r["stack_capture_ns"]]
+        py = [int(r["python_capture_ns"]) for r in rs if r.get("python_capture_ns")]
         if calls and sum(calls):
             stacks = f"{sum(calls) // len(calls)} x {sum(ns) / sum(calls) / 1000:.2f} us"
+            if py:
+                stacks += f" + py {sum(py) / sum(calls) / 1000:.2f} us"
         print(f"{workload:<19} {variant:<16} {len(rs):>2} {med:>9.3f} ms {med / bl:>6.3f} "
               f"{lo:>6.3f} ms {lo / bmin:>6.3f} {wall / 1000:>10.3f} s {wall / bw:>6.3f} {stacks:>16}")
 print()
 print("loop: the workload's own timing of its loop (in-process); wall: the whole process,")
 print("start-up and profile writing included; ratio: to the same statistic without a profiler;")
-print("stacks: call stacks captured per process x mean cost of one capture.")
+print("stacks: call stacks captured per process x mean cost of one capture (native; py: the")
+print("Python frames' walk of the same calls).")
 EOF
 rm -rf "$TMP"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: cuda-advisor over examples/ with the project's own
 # compile_commands.json (written by CMake for nvcc), ranked by the committed
-# recordings of those examples on an H200.
+# recordings of those examples on an H200. Arguments are passed on to
+# cuda-advisor (e.g. --format=sarif -o report.sarif).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -17,14 +18,17 @@ else
   db=(-- -x cuda -std=c++17)
 fi
 profiles=()
+# The recordings of the C++ examples analyzed here (the PyTorch examples'
+# recordings are read on their own: examples/pytorch/README.md).
 for p in "$root"/test/Inputs/profiles/*.bad.jsonl; do
-  [ -f "$p" ] && profiles+=(--profile "$p")
+  name=$(basename "$p" .bad.jsonl)
+  [ -f "$root/examples/$name.cu" ] && profiles+=(--profile "$p")
 done
 set +e
 # The recorded host stacks are symbolized with the very binaries that ran
 # (committed next to the recordings, built with -g).
 "$build/bin/cuda-advisor" "$root"/examples/*.cu "${profiles[@]}" \
-  --binary-path "$root/test/Inputs/profiles/bin" "${db[@]}"
+  --binary-path "$root/test/Inputs/profiles/bin" "$@" "${db[@]}"
 rc=$?
 set -e
 # Exit code 1 means "findings": that is what the examples are for.

@@ -17,6 +17,7 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.substitutions.append(("%mock_cuda", os.path.join(config.test_source_root, "Inputs", "mock-cuda")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%src_root", config.cuda_advisor_src_root))
+config.substitutions.append(("%build_root", config.cuda_advisor_obj_root))
 config.substitutions.append(("%share", os.path.join(config.cuda_advisor_obj_root, "share", "cuda-advisor")))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%clangxx", config.clangxx))
@@ -39,6 +40,19 @@ _apply = shutil.which("clang-apply-replacements-19") or shutil.which("clang-appl
 if _apply:
     config.available_features.add("clang-apply-replacements")
     config.substitutions.append(("%clang-apply-replacements", _apply))
+
+# /dev/full (writes fail with ENOSPC) for the write-error tests.
+if os.path.exists("/dev/full"):
+    config.available_features.add("dev-full")
+if os.getuid() == 0:
+    config.available_features.add("root")
+if shutil.which("git"):
+    config.available_features.add("git")
+# A real editor for the language server's end-to-end test.
+_nvim = shutil.which("nvim")
+if _nvim:
+    config.available_features.add("neovim")
+    config.substitutions.append(("%nvim", _nvim))
 
 config.environment["LC_ALL"] = "C"
 # Tests must not pick up the developer's CUDA through the environment.

@@ -236,7 +236,11 @@ void Walker::bindParameters(bool IsKernel) {
       R.Decl = P;
       Defs[P] = SymValue::pointer({R, AffineForm()});
     } else if (T->isIntegralOrEnumerationType()) {
-      Defs[P] = SymValue::integer(AffineForm::symbol({SymbolKind::Value, 0, P, nullptr}));
+      // `stride` that every launch in the TU passes as 1 is 1.
+      if (std::optional<int64_t> C = S.VT.constantArgument(P))
+        Defs[P] = SymValue::integer(AffineForm::constant(*C));
+      else
+        Defs[P] = SymValue::integer(AffineForm::symbol({SymbolKind::Value, 0, P, nullptr}));
     } else if (T->isRecordType() && !isWritten(P)) {
       UniformStructs.insert(P);
     }

@@ -21,6 +21,25 @@ std::string formatBytes(int64_t B) {
   return std::to_string(B) + (B == 1 ? " byte" : " bytes");
 }
 
+std::string describeCallee(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD)
+    return "a call through a pointer";
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda()) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() > 0)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+          DRE && DRE->getDecl()->getIdentifier())
+        return "the lambda '" + DRE->getDecl()->getName().str() + "'";
+    return "a lambda";
+  }
+  if (FD->getIdentifier())
+    return "'" + FD->getName().str() + "'";
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->getIdentifier())
+    return "'" + MD->getParent()->getName().str() + "::" + FD->getNameAsString() + "'";
+  std::string N = FD->getNameAsString();
+  return N.empty() ? std::string("a function") : "'" + N + "'";
+}
+
 static bool isTimerName(StringRef N) {
   std::string L = N.lower();
   StringRef S(L);

@@ -28,6 +28,155 @@ bool isLoop(const Stmt *S) {
 }
 
 namespace {
+
+/// The variable of V in `V`, through parens and casts.
+const VarDecl *refVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// Whether S stores to V (=, op=, ++, --) or takes its address.
+bool storesTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
+                                                    refVar(BO->getLHS()) == V)
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+      refVar(UO->getSubExpr()) == V)
+    return true;
+  for (const Stmt *C : S->children())
+    if (storesTo(C, V))
+      return true;
+  return false;
+}
+
+/// The counter of `for (...; ...; ++i)` (or i--, i += c) that the body
+/// never writes: it takes a new value on every iteration.
+const VarDecl *monotonicCounter(const Stmt *Loop) {
+  const auto *F = dyn_cast_or_null<ForStmt>(Loop);
+  if (!F || !F->getInc())
+    return nullptr;
+  const Expr *Inc = F->getInc()->IgnoreParenImpCasts();
+  const VarDecl *V = nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp())
+    V = refVar(UO->getSubExpr());
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
+           CA && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+           isa<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+    V = refVar(CA->getLHS());
+  if (!V || !V->getType()->isIntegerType() || storesTo(F->getBody(), V))
+    return nullptr;
+  return V;
+}
+
+/// E has the same value on every iteration of Loop, by its text: literals,
+/// and variables that the loop never stores to.
+bool sameEachIteration(const Expr *E, const Stmt *Loop) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr, UnaryExprOrTypeTraitExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return isa<EnumConstantDecl>(DRE->getDecl());
+    return (V->isLocalVarDeclOrParm() || V->getType().isConstQualified()) &&
+           !storesTo(Loop, V);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && sameEachIteration(BO->getLHS(), Loop) &&
+           sameEachIteration(BO->getRHS(), Loop);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           sameEachIteration(UO->getSubExpr(), Loop);
+  return false;
+}
+
+/// S leaves the enclosing loop on every path: break, return, throw, a call
+/// to a function that does not return, or an if/else or block that does.
+bool alwaysLeaves(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ReturnStmt, CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (const auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = C->getDirectCallee())
+        return FD->isNoReturn();
+    return isa<CXXThrowExpr>(E->IgnoreParenImpCasts());
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::any_of(CS->body(), alwaysLeaves);
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return If->getElse() && alwaysLeaves(If->getThen()) && alwaysLeaves(If->getElse());
+  if (const auto *L = dyn_cast<LabelStmt>(S))
+    return alwaysLeaves(L->getSubStmt());
+  return false;
+}
+
+/// A `continue` of this loop (not of a nested one) inside S.
+bool continuesLoop(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S) || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return false;
+  if (isa<ContinueStmt>(S))
+    return true;
+  return llvm::any_of(S->children(), continuesLoop);
+}
+
+const Stmt *loopBody(const Stmt *Loop); // Defined below.
+
+/// `cudaSetDevice(x)` with a non-constant x directly in S (not in a nested
+/// loop or lambda).
+bool selectsDevice(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S) || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = C->getDirectCallee();
+        FD && FD->getIdentifier() && FD->getName() == "cudaSetDevice" && C->getNumArgs() == 1 &&
+        !C->getArg(0)->isValueDependent() &&
+        !C->getArg(0)->isIntegerConstantExpr(FD->getASTContext()))
+      return true;
+  return llvm::any_of(S->children(), selectsDevice);
+}
+
+} // namespace
+
+bool runsAtMostOnce(const Stmt *Loop) {
+  const Stmt *Body = loopBody(Loop);
+  return Body && alwaysLeaves(Body) && !continuesLoop(Body);
+}
+
+bool isDeviceLoop(const Stmt *Loop) { return selectsDevice(loopBody(Loop)); }
+
+bool repeatsWork(const Stmt *Loop) { return !runsAtMostOnce(Loop) && !isDeviceLoop(Loop); }
+
+bool holdsOnOneIteration(const Expr *Cond, const Stmt *Loop) {
+  if (!Cond)
+    return false;
+  Cond = Cond->IgnoreParenImpCasts();
+  const VarDecl *V = monotonicCounter(Loop);
+  if (!V)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return refVar(UO->getSubExpr()) == V;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_LAnd)
+    return holdsOnOneIteration(BO->getLHS(), Loop) || holdsOnOneIteration(BO->getRHS(), Loop);
+  if (BO->getOpcode() != BO_EQ)
+    return false;
+  if (refVar(BO->getLHS()) == V)
+    return sameEachIteration(BO->getRHS(), Loop);
+  if (refVar(BO->getRHS()) == V)
+    return sameEachIteration(BO->getLHS(), Loop);
+  return false;
+}
+
+namespace {
 class LoopWalker {
 public:
   explicit LoopWalker(
@@ -37,15 +186,39 @@ public:
   void walk(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
-    bool Loop = isLoop(S);
+    bool Loop = isLoop(S) && repeatsWork(S);
     if (Loop)
       Stack.push_back(S);
     if (const auto *CE = dyn_cast<CallExpr>(S))
       F(CE, Stack);
-    for (const Stmt *Child : S->children())
-      walk(Child);
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      walkIf(If);
+    } else {
+      for (const Stmt *Child : S->children())
+        walk(Child);
+    }
     if (Loop)
       Stack.pop_back();
+  }
+
+  /// The then-branch of `if (iter == 0)` runs on one iteration of the
+  /// loop the guard tests the counter of: it is not inside that loop.
+  void walkIf(const IfStmt *If) {
+    auto Guarded = llvm::find_if(
+        Stack, [&](const Stmt *L) { return holdsOnOneIteration(If->getCond(), L); });
+    if (Guarded == Stack.end()) {
+      for (const Stmt *Child : If->children())
+        walk(Child);
+      return;
+    }
+    for (const Stmt *Child : If->children())
+      if (Child != If->getThen())
+        walk(Child);
+    size_t Index = Guarded - Stack.begin();
+    const Stmt *L = *Guarded;
+    Stack.erase(Stack.begin() + Index);
+    walk(If->getThen());
+    Stack.insert(Stack.begin() + Index, L);
   }
 
 private:

@@ -2,6 +2,7 @@
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -224,6 +225,77 @@ bool ValueTracker::isWrittenIn(const VarDecl *V, const Stmt *S) {
   return false;
 }
 
+/// Every direct call of each function in the TU, and the functions that are
+/// used otherwise (address taken, cudaLaunchKernel, a function pointer).
+struct ValueTracker::CallIndex : RecursiveASTVisitor<ValueTracker::CallIndex> {
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    // Visited before the callee's reference (pre-order).
+    const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!Callee || !FD || isa<CXXMethodDecl>(FD))
+      return true;
+    CalleeRefs.insert(Callee);
+    // A call in a template's pattern: its instantiations hold the values.
+    if (!CE->isInstantiationDependent())
+      Calls[FD->getCanonicalDecl()].push_back(CE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      if (!CalleeRefs.count(DRE))
+        Escaped.insert(FD->getCanonicalDecl());
+    return true;
+  }
+
+  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
+  llvm::DenseSet<const FunctionDecl *> Escaped;
+  llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
+};
+
+std::optional<int64_t> ValueTracker::constantArgument(const ParmVarDecl *P) {
+  if (!P)
+    return std::nullopt;
+  // The definition's parameter: the one its body's writes are recorded for.
+  if (const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext()))
+    if (const FunctionDecl *Def = F->getDefinition();
+        Def && P->getFunctionScopeIndex() < Def->getNumParams())
+      P = Def->getParamDecl(P->getFunctionScopeIndex());
+  auto [It, Inserted] = Arguments.try_emplace(P, std::nullopt);
+  if (!Inserted)
+    return It->second; // Known, or being worked out (a recursive call).
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  if (!FD || FD->isVariadic() || P->getType()->isReferenceType() ||
+      !P->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (const VarWrites *VW = writesOf(P);
+      !VW || VW->Escapes || !VW->OtherWrites.empty() || !VW->Values.empty())
+    return std::nullopt;
+  if (!Calls) {
+    Calls = std::make_shared<CallIndex>();
+    Calls->TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  const FunctionDecl *Canon = FD->getCanonicalDecl();
+  auto CI = Calls->Calls.find(Canon);
+  if (Calls->Escaped.count(Canon) || CI == Calls->Calls.end() || CI->second.empty())
+    return std::nullopt;
+  std::vector<const CallExpr *> Sites = CI->second; // The map may grow below.
+  unsigned Index = P->getFunctionScopeIndex();
+  std::optional<int64_t> Value;
+  for (const CallExpr *Call : Sites) {
+    if (Index >= Call->getNumArgs())
+      return std::nullopt;
+    std::optional<int64_t> V = evaluateInt(Call->getArg(Index));
+    if (!V || (Value && *V != *Value))
+      return std::nullopt;
+    Value = V;
+  }
+  Arguments[P] = Value;
+  return Value;
+}
+
 const Expr *ValueTracker::resolve(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = stripTemporaries(E);
@@ -263,6 +335,8 @@ std::optional<int64_t> ValueTracker::evaluateIntImpl(const Expr *E, unsigned Dep
   if (const auto *DRE = asVarRef(E)) {
     if (const Expr *V = singleValue(cast<VarDecl>(DRE->getDecl())))
       return evaluateIntImpl(V, Depth + 1);
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      return constantArgument(P);
     return std::nullopt;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {

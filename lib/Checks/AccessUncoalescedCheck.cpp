@@ -164,6 +164,16 @@ static void markPadding(std::vector<bool> &Bytes, const MemoryAccess &A, int64_t
       Bytes[static_cast<size_t>((((Start + B) % Stride) + Stride) % Stride)] = true;
 }
 
+/// How a record reads in a message: 'Particle', the typedef of an anonymous
+/// struct ('Point' of `typedef struct { ... } Point`), or "an unnamed struct".
+static std::string recordName(const RecordDecl *RD) {
+  if (RD->getIdentifier())
+    return "'" + RD->getName().str() + "'";
+  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl(); TD && TD->getIdentifier())
+    return "'" + TD->getName().str() + "'";
+  return RD->isUnion() ? "an unnamed union" : "an unnamed struct";
+}
+
 void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
@@ -276,10 +286,14 @@ void AccessUncoalescedCheck::report(const Site &S) {
     StrideText = std::to_string(Abs) + " bytes";
     if (const RecordDecl *RD = structOfField(A.Site, Abs, AST)) {
       const auto *ME = cast<MemberExpr>(A.Site->IgnoreParenImpCasts());
-      Msg = "uncoalesced global " + What.str() + " of field '" +
-            ME->getMemberDecl()->getNameAsString() + "' of '" + RD->getNameAsString() + "': ";
-      Msg += "consecutive threads are " + StrideText + " apart (one '" + RD->getNameAsString() +
-             "' each), so a warp touches " + std::to_string(Sectors) +
+      const ValueDecl *Member = ME->getMemberDecl();
+      std::string Field = Member->getIdentifier() ? "field '" + Member->getName().str() + "'"
+                                                  : std::string("an unnamed field");
+      std::string Record = recordName(RD);
+      Msg = "uncoalesced global " + What.str() + " of " + Field + " of " + Record + ": ";
+      Msg += "consecutive threads are " + StrideText + " apart (one " +
+             (Record.front() == '\'' ? Record : std::string("element")) +
+             " each), so a warp touches " + std::to_string(Sectors) +
              " sectors of 32 bytes where " + std::to_string(Ideal) + " would do and " +
              percent(Used) + " of the bytes moved are used; a structure of arrays makes "
              "the access contiguous";

@@ -24,7 +24,7 @@ FindingBuilder Check::diag(clang::SourceLocation Loc, std::string Message,
 
 FindingBuilder::~FindingBuilder() {
   if (Ctx)
-    Ctx->report(std::move(F), Loc);
+    Ctx->report(std::move(F), Loc, Sites);
 }
 
 FindingBuilder &FindingBuilder::range(clang::SourceRange R) {
@@ -55,6 +55,7 @@ FindingBuilder &FindingBuilder::fix(const CharSourceRange &R, StringRef Text) {
 
 FindingBuilder &FindingBuilder::callSite(clang::SourceLocation L) {
   F.Keys.CallSites.push_back(Ctx->toLocation(L));
+  Sites.push_back(L);
   return *this;
 }
 

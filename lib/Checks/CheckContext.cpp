@@ -19,6 +19,28 @@ CheckContext::CheckContext(const Config &Cfg, ASTContext *AST, std::vector<Findi
       DevicePass(DevicePass) {
   if (!Cfg.HeaderFilter.empty())
     HeaderFilter.emplace(Cfg.HeaderFilter);
+  llvm::SmallString<256> Real;
+  if (!this->ResourceDir.empty() && !llvm::sys::fs::real_path(this->ResourceDir, Real))
+    RealResourceDir = Real.str().str();
+  else
+    RealResourceDir = this->ResourceDir;
+}
+
+/// Path is Dir or inside it (not merely a name that starts the same way).
+static bool isWithin(StringRef Path, StringRef Dir) {
+  Dir = Dir.rtrim('/');
+  return !Dir.empty() && Path.starts_with(Dir) &&
+         (Path.size() == Dir.size() || llvm::sys::path::is_separator(Path[Dir.size()]));
+}
+
+bool CheckContext::isResourceFile(FileID FID) {
+  if (ResourceDir.empty())
+    return false;
+  if (isWithin(pathOf(FID), RealResourceDir) || isWithin(pathOf(FID), ResourceDir))
+    return true;
+  // As Clang opened it (through the link, or the resolved path).
+  OptionalFileEntryRef FE = sourceManager().getFileEntryRefForID(FID);
+  return FE && (isWithin(FE->getName(), ResourceDir) || isWithin(FE->getName(), RealResourceDir));
 }
 
 CheckContext::~CheckContext() = default;
@@ -80,18 +102,17 @@ bool CheckContext::isReportable(clang::SourceLocation Loc) {
   clang::SourceLocation F = SM.getFileLoc(Loc);
   FileID FID = SM.getFileID(F);
   std::string Path = pathOf(FID);
-  bool Matches = HeaderFilter && HeaderFilter->match(Path);
-  if (isLibraryFile(F))
-    return Matches;
+  // clang-tidy's rule: the main file always, a header only when
+  // --header-filter matches it (system and CUDA headers too: see
+  // docs/clang-tidy.md for --system-headers).
   if (FID == SM.getMainFileID())
     return true;
-  return !HeaderFilter || Matches;
+  return HeaderFilter && HeaderFilter->match(Path);
 }
 
 bool CheckContext::isLibraryFile(clang::SourceLocation FileLoc) {
   SourceManager &SM = sourceManager();
-  return SM.isInSystemHeader(FileLoc) ||
-         (!ResourceDir.empty() && StringRef(pathOf(SM.getFileID(FileLoc))).starts_with(ResourceDir));
+  return SM.isInSystemHeader(FileLoc) || isResourceFile(SM.getFileID(FileLoc));
 }
 
 bool CheckContext::isLibraryCode(const clang::Decl *D) {
@@ -170,16 +191,11 @@ bool CheckContext::isSuppressed(clang::SourceLocation Loc, StringRef CheckId) {
   // as in clang-tidy, rather than the rest of the file).
   int Open = 0;  // Regions open at Loc's line.
   int Later = 0; // Regions opened after it.
-  size_t Pos = 0;
-  while ((Pos = Buffer.find("NOLINT", Pos)) != StringRef::npos) {
-    size_t At = Pos;
-    Pos += 6;
-    StringRef Rest = Buffer.drop_front(Pos).take_until([](char C) { return C == '\n'; });
-    if (!inComment(Buffer.slice(StartOfLine(At), At)))
-      continue;
+  for (const NolintMarker &M : nolintMarkers(FID, Buffer)) {
+    StringRef Rest = M.Rest;
     bool Begin = Rest.starts_with("BEGIN") && nolintCovers(Rest.drop_front(5), CheckId);
     bool End = Rest.starts_with("END") && nolintCovers(Rest.drop_front(3), CheckId);
-    if (At < LineStart) {
+    if (M.At < LineStart) {
       if (Begin)
         ++Open;
       else if (End && Open > 0)
@@ -198,13 +214,41 @@ bool CheckContext::isSuppressed(clang::SourceLocation Loc, StringRef CheckId) {
   return false;
 }
 
-void CheckContext::report(Finding F, clang::SourceLocation Loc) {
+const std::vector<CheckContext::NolintMarker> &CheckContext::nolintMarkers(FileID FID,
+                                                                         StringRef Buffer) {
+  auto [It, New] = Nolints.try_emplace(FID);
+  if (!New)
+    return It->second;
+  // Every "NOLINT" inside a comment, once per file: scanning the file again
+  // for each finding made a file with thousands of findings quadratic.
+  size_t Pos = 0;
+  while ((Pos = Buffer.find("NOLINT", Pos)) != StringRef::npos) {
+    size_t At = Pos;
+    Pos += 6;
+    size_t NL = At == 0 ? StringRef::npos : Buffer.rfind('\n', At - 1);
+    size_t LineStart = NL == StringRef::npos ? 0 : NL + 1;
+    if (!inComment(Buffer.slice(LineStart, At)))
+      continue;
+    It->second.push_back(
+        {At, Buffer.drop_front(Pos).take_until([](char C) { return C == '\n'; })});
+  }
+  return It->second;
+}
+
+void CheckContext::report(Finding F, clang::SourceLocation Loc,
+                          llvm::ArrayRef<clang::SourceLocation> Sites) {
   if (!isReportable(Loc) || isSuppressed(Loc, F.CheckId))
     return;
   if (!F.Loc.isValid())
     F.Loc = toLocation(Loc);
   if (F.Level != Severity::Note) {
     analysis::PriorityVerdict V = facts().hotPath().classify(Loc);
+    for (clang::SourceLocation Site : Sites)
+      if (V.Level != Priority::Hot) {
+        analysis::PriorityVerdict AtSite = facts().hotPath().classify(Site);
+        if (AtSite.Level < V.Level)
+          V = std::move(AtSite);
+      }
     F.Prio = V.Level;
     F.PriorityReason = std::move(V.Reason);
   }

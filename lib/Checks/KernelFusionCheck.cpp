@@ -1,12 +1,14 @@
 //===- KernelFusionCheck.cpp - kernel-fusion -------------------------------===//
 #include "KernelFusionCheck.h"
 #include "cuda-advisor/Analysis/CudaApi.h"
+#include "cuda-advisor/Analysis/HostCode.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/TUFacts.h"
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
@@ -79,6 +81,8 @@ static bool isHarmless(const Stmt *S) {
       const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
       if (!OC || !FD || !FD->isInStdNamespace())
         return false;
+    } else if (classifyHostCall(CE) == HostCallKind::Timing) {
+      return false; // std::chrono, clock(), cudaEventRecord: the launches are timed apart.
     } else {
       StringRef N = FD->getName();
       bool ErrorQuery = N == "cudaGetLastError" || N == "cudaPeekAtLastError" ||
@@ -134,6 +138,68 @@ static bool comparableIndex(const AffineForm &F, const FunctionDecl *Kernel) {
   return true;
 }
 
+namespace {
+/// Arithmetic and memory operations in a kernel body, and whether a loop
+/// in it does arithmetic without touching memory.
+struct WorkCounter : RecursiveASTVisitor<WorkCounter> {
+  unsigned Arithmetic = 0, Memory = 0;
+  bool ArithmeticLoop = false;
+
+  static bool isArithmetic(const Expr *E) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      BinaryOperatorKind Op = BO->isCompoundAssignmentOp()
+                                  ? BinaryOperator::getOpForCompoundAssignment(BO->getOpcode())
+                                  : BO->getOpcode();
+      return (Op == BO_Mul || Op == BO_Div || Op == BO_Add || Op == BO_Sub) &&
+             BO->getType()->isRealFloatingType();
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *FD = C->getDirectCallee(); FD && FD->getIdentifier())
+        return FD->getReturnType()->isRealFloatingType() &&
+               llvm::any_of(C->arguments(), [](const Expr *A) {
+                 return A->getType()->isRealFloatingType();
+               });
+    return false;
+  }
+  static bool isMemory(const Expr *E) {
+    if (isa<ArraySubscriptExpr>(E))
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return UO->getOpcode() == UO_Deref;
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->isArrow();
+    return false;
+  }
+  bool VisitExpr(Expr *E) {
+    Arithmetic += isArithmetic(E);
+    Memory += isMemory(E);
+    return true;
+  }
+  bool VisitStmt(Stmt *S) {
+    if (!isa<ForStmt, WhileStmt, DoStmt>(S) || ArithmeticLoop)
+      return true;
+    WorkCounter Inner;
+    for (const Stmt *C : S->children())
+      Inner.TraverseStmt(const_cast<Stmt *>(C));
+    ArithmeticLoop = Inner.Arithmetic >= 2 && Inner.Memory == 0;
+    return true;
+  }
+};
+} // namespace
+
+/// A kernel whose time goes to arithmetic, not memory: a loop of
+/// floating-point operations that touches no memory (a peak-FLOP benchmark's
+/// chain of FMAs), or many more operations than memory accesses. Fusing it
+/// saves no time worth a finding.
+bool KernelFusionCheck::computeBound(const FunctionDecl *Kernel) {
+  auto [It, Inserted] = ComputeBound.try_emplace(Kernel, false);
+  if (!Inserted || !Kernel->hasBody())
+    return It->second;
+  WorkCounter W;
+  W.TraverseStmt(Kernel->getBody());
+  return It->second = W.ArithmeticLoop || W.Arithmetic >= 16 * std::max(1u, W.Memory);
+}
+
 std::optional<KernelFusionCheck::Launch> KernelFusionCheck::fusableLaunch(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   const auto *Call = E ? dyn_cast<CUDAKernelCallExpr>(bare(E)) : nullptr;
@@ -154,7 +220,7 @@ std::optional<KernelFusionCheck::Launch> KernelFusionCheck::fusableLaunch(const 
   const KernelSummary *Sum = Ctx.facts().kernels().summaryOf(Def);
   if (!Sum || !Sum->ElementIndex || Sum->UsesSharedMemory || Sum->Synchronizes ||
       Sum->UsesAtomics || Sum->HasOpaqueCalls || Sum->HasUnknownAccesses ||
-      !comparableIndex(*Sum->ElementIndex, Def))
+      !comparableIndex(*Sum->ElementIndex, Def) || computeBound(Def))
     return std::nullopt;
   for (const BufferUse &B : Sum->Buffers)
     if (!isa_and_nonnull<ParmVarDecl>(B.Root.Decl) || B.Root.Field || B.Root.Load)
@@ -319,6 +385,18 @@ bool KernelFusionCheck::compatible(const Launch &A, const Launch &B, std::vector
   };
   if (CrossRead(A, B) || CrossRead(B, A))
     return false;
+  // The same kernel launched twice with the same arguments (a warm-up, then
+  // the timed launch): the second recomputes what the first wrote, unless
+  // the kernel reads what it writes (v[i] += 1 twice).
+  if (A.Kernel == B.Kernel && A.Site.Call->getNumArgs() == B.Site.Call->getNumArgs()) {
+    bool SameArgs = true;
+    for (unsigned I = 0; I < A.Site.Call->getNumArgs() && SameArgs; ++I)
+      SameArgs = sameValue(A.Site.Call->getArg(I), B.Site.Call->getArg(I), VT);
+    bool Accumulates = llvm::any_of(A.Summary->Buffers,
+                                    [](const BufferUse &U) { return U.Read && U.Written; });
+    if (SameArgs && !Accumulates)
+      return false;
+  }
   // Thread i of the second kernel may only depend on what thread i of the
   // first wrote: a buffer both use must be the same pointer with the same
   // element type, never an offset or reinterpreted view of the other's.
@@ -365,7 +443,18 @@ bool KernelFusionCheck::compatible(const Launch &A, const Launch &B, std::vector
         return true;
       }
     }
-  return false;
+  // Siblings that read the same input (horizontal fusion): one kernel reads
+  // it once for both.
+  for (const BufferUse &BA : A.Summary->Buffers)
+    for (const BufferUse &BB : B.Summary->Buffers) {
+      const Expr *AA = ArgOf(A, BA.Root), *AB = ArgOf(B, BB.Root);
+      if (BA.Read && BB.Read && !BA.Written && !BB.Written && AA && AB &&
+          sameValue(AA, AB, VT) &&
+          pointeeBytes(BA.Root.Decl, Ctx.ast()) == pointeeBytes(BB.Root.Decl, Ctx.ast()))
+        Buffers.push_back({AB, pointeeBytes(BB.Root.Decl, Ctx.ast()), /*Overwritten=*/false,
+                           /*SharedInput=*/true});
+    }
+  return !Buffers.empty();
 }
 
 void KernelFusionCheck::scanCompound(const CompoundStmt *CS) {
@@ -446,7 +535,7 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
       llvm::json::Object O{{"name", N}, {"elementBytes", int64_t(P.ElementBytes)}};
       if (Threads && P.ElementBytes) {
         O["bytes"] = *Threads * P.ElementBytes;
-        RoundTrip += (P.Overwritten ? 1 : 2) * *Threads * P.ElementBytes;
+        RoundTrip += (P.Overwritten || P.SharedInput ? 1 : 2) * *Threads * P.ElementBytes;
       } else {
         BytesKnown = false;
       }
@@ -459,8 +548,25 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
   for (size_t I = 0; I < BufferNames.size(); ++I)
     Quoted += (I == 0 ? "" : I + 1 == BufferNames.size() ? " and " : ", ") +
               ("'" + BufferNames[I] + "'");
+  bool AllShared = llvm::all_of(Links, [](const std::vector<Passed> &Link) {
+    return llvm::all_of(Link, [](const Passed &P) { return P.SharedInput; });
+  });
   size_t Saved = Chain.size() - 1;
-  std::string Msg = std::to_string(Chain.size()) + " element-wise kernels (" + Names +
+  if (AllShared) {
+    Names.clear();
+    for (const Launch &L : Chain)
+      Names += (Names.empty() ? "" : ", ") + L.Kernel->getNameAsString();
+  }
+  std::string Msg =
+      AllShared
+          ? std::to_string(Chain.size()) + " element-wise kernels (" + Names +
+                ") run back to back on one stream over the same index and each read " + Quoted +
+                " from global memory: one fused kernel saves " + std::to_string(Saved) +
+                (Saved == 1 ? " launch" : " launches") +
+                (Chain.size() == 2 && BufferNames.size() == 1
+                     ? " and reads it once instead of twice"
+                     : " and reads each shared input once")
+          : std::to_string(Chain.size()) + " element-wise kernels (" + Names +
                     ") run back to back on one stream over the same index and share " + Quoted +
                     " through global memory: one fused kernel saves " + std::to_string(Saved) +
                     (Saved == 1 ? " launch" : " launches") +
@@ -477,15 +583,17 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
     if (I == 0)
       continue;
     std::string Via;
-    bool Overwrites = false;
+    bool Overwrites = false, Shared = true;
     for (const Passed &P : Links[I - 1]) {
       std::string N = sourceText(P.Arg, AST);
       Via += (Via.empty() ? "'" : ", '") + (N.empty() ? std::string("buffer") : N) + "'";
       Overwrites |= P.Overwritten;
+      Shared &= P.SharedInput;
     }
     D.note(Chain[I].Site.Call->getBeginLoc(),
-           "'" + Chain[I].Kernel->getNameAsString() + (Overwrites ? "' writes " : "' reads ") +
-               Via + (Overwrites ? " again after '" : " written by '") +
+           "'" + Chain[I].Kernel->getNameAsString() +
+               (Shared ? "' reads " : Overwrites ? "' writes " : "' reads ") + Via +
+               (Shared ? " again after '" : Overwrites ? " again after '" : " written by '") +
                Chain[I - 1].Kernel->getNameAsString() + "'");
   }
   D.evidence("kernels", std::move(Kernels))

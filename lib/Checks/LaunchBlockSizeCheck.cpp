@@ -195,6 +195,71 @@ static bool contiguousAlongY(const FunctionDecl *Kernel, KernelSummaries &KS) {
   return Known;
 }
 
+namespace {
+/// What a kernel's body (and the device functions it calls, a few levels
+/// deep) does that tells a serial kernel from a one-shot one.
+struct SerialScan : RecursiveASTVisitor<SerialScan> {
+  bool Loops = false, Prints = false, ReadsBlockIdx = false;
+  unsigned Depth = 3;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+
+  bool VisitStmt(Stmt *S) {
+    Loops |= isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      ReadsBlockIdx |= V->getIdentifier() && V->getName() == "blockIdx";
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD)
+      return true;
+    if (FD->getIdentifier() && (FD->getName() == "printf" || FD->getName() == "vprintf"))
+      Prints = true;
+    const FunctionDecl *Def = FD->getDefinition();
+    if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second &&
+        !FD->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation())) {
+      --Depth;
+      TraverseStmt(Def->getBody());
+      ++Depth;
+    }
+    return true;
+  }
+};
+} // namespace
+
+/// A launch of one thread per block. Over a grid of one block the kernel is
+/// serial: a loop in it runs on one GPU thread, which no block size fixes
+/// (the work must be spread over threads); a kernel without a loop, or one
+/// that only prints, is set-up or debugging and gets no finding. Over many
+/// blocks, every block is a warp with one lane of 32 active.
+static std::optional<std::string> oneThreadMessage(const LaunchSite &Site, ValueTracker &VT) {
+  const FunctionDecl *Def = Site.Kernel ? Site.Kernel->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Def->isDependentContext())
+    return std::nullopt;
+  SerialScan Scan;
+  Scan.TraverseStmt(Def->getBody());
+  std::optional<Dim3Value> Grid = Site.Grid ? VT.evaluateDim3(Site.Grid) : std::nullopt;
+  std::optional<int64_t> Blocks = Grid ? Grid->total() : std::nullopt;
+  std::string Name = Def->getNameAsString();
+  if ((Blocks && *Blocks == 1) || (!Blocks && !Scan.ReadsBlockIdx)) {
+    if (!Scan.Loops || Scan.Prints)
+      return std::nullopt; // Set-up of a few values, or a debug print.
+    return "a single thread runs '" + Name + "' (one block of one thread): its loops run "
+           "serially on one GPU thread, which no block size fixes; spread the work over "
+           "threads (one thread per element, a grid-stride loop, or a parallel reduction "
+           "for a sum)";
+  }
+  if (Scan.Prints && !Scan.Loops)
+    return std::nullopt;
+  return std::string("one thread per block: each block is a warp with 1 of its 32 lanes "
+                     "active, so 31 of every 32 lanes idle; launch blocks of 128 or 256 "
+                     "threads (and 1/128 or 1/256 as many blocks) and index with "
+                     "blockIdx.x * blockDim.x + threadIdx.x");
+}
+
 void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch");
   std::optional<LaunchSite> Site = getLaunchSite(Call);
@@ -260,6 +325,11 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
             .evidence("repeatFactor", Copies);
         return;
       }
+    }
+    if (*Threads == 1) {
+      if (std::optional<std::string> Msg = oneThreadMessage(*Site, VT))
+        Emit(*Msg, Severity::Warning);
+      return;
     }
     if (*Threads % 32 != 0) {
       int64_t Lanes = *Threads % 32;

@@ -81,11 +81,8 @@ private:
         if (!It->second)
           continue;
       }
-      if (!ResourceDir.empty()) {
-        if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L)))
-          if (FE->getName().starts_with(ResourceDir))
-            continue;
-      }
+      if (Ctx.isResourceFile(SM.getFileID(L)))
+        continue;
       Scope.push_back(D);
     }
     AST.setTraversalScope(Scope);

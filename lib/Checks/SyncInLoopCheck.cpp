@@ -328,7 +328,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     std::vector<const Stmt *> Loops;
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
     bool VisitStmt(Stmt *S) {
-      if (isLoop(S))
+      if (isLoop(S) && !runsAtMostOnce(S))
         Loops.push_back(S);
       return true;
     }
@@ -340,17 +340,28 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     if (!S.Work || S.Syncs.empty() || !S.Consumer.empty())
       continue;
     std::optional<int64_t> Trips = constantTripCount(Loop, VT);
+    bool DeviceLoop = isDeviceLoop(Loop);
     for (auto &[Call, Api] : S.Syncs) {
       bool Direct = classifyHostCall(Call) == HostCallKind::Sync;
       const FunctionDecl *Via = Direct ? nullptr : Call->getDirectCallee();
+      std::string Callee = Direct ? std::string() : describeCallee(Call);
       std::string Msg = Direct ? Api + " runs on every iteration of this loop"
-                               : "'" + Via->getNameAsString() + "' calls " + Api +
+                               : Callee + " calls " + Api +
                                      " and runs on every iteration of this loop";
-      if (Trips)
-        Msg += " (" + std::to_string(*Trips) + " iterations)";
-      Msg += ", which also queues GPU work: each time, the host waits until the GPU is idle and "
-             "the GPU then waits for the host to queue more work; work on one stream runs in "
-             "order without it: synchronize once after the loop";
+      if (DeviceLoop) {
+        // Each iteration is another device: the waits serialize the devices.
+        Msg = (Direct ? Api : Callee + ", which calls " + Api + ",") +
+              " runs once per device in this loop over devices, which also queues each "
+              "device's work: the host waits for one device before it gives the next its "
+              "work, so the devices run one after another; queue the work on every device "
+              "first, then synchronize them in a second loop";
+      } else {
+        if (Trips)
+          Msg += " (" + std::to_string(*Trips) + " iterations)";
+        Msg += ", which also queues GPU work: each time, the host waits until the GPU is idle "
+               "and the GPU then waits for the host to queue more work; work on one stream "
+               "runs in order without it: synchronize once after the loop";
+      }
       auto D = diag(Call->getBeginLoc(), Msg);
       D.range(Call->getSourceRange()).note(Loop->getBeginLoc(), "inside this loop");
       if (S.Work != Call)

@@ -306,12 +306,31 @@ bool hostWrites(const Stmt *Loop, const ValueDecl *Root, ProvenanceAnalysis &PA,
         Found = true;
       return !Found;
     }
+    /// printf, puts, fwrite...: they read every argument.
+    static bool printsArguments(const FunctionDecl *FD) {
+      return FD && FD->getIdentifier() &&
+             llvm::is_contained({"printf", "fprintf", "dprintf", "puts", "fputs", "fwrite",
+                                 "write", "memcmp", "strcmp", "strncmp"},
+                                FD->getName());
+    }
     bool VisitCallExpr(CallExpr *C) {
       const FunctionDecl *FD = C->getDirectCallee();
+      if (printsArguments(FD))
+        return true;
+      unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1 : 0;
       for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-        if (PA.rootOf(C->getArg(I)) != Root)
+        const Expr *Arg = C->getArg(I);
+        if (PA.rootOf(Arg) != Root || I < Shift)
           continue;
-        if (!FD || I >= FD->getNumParams() || !constPointee(FD->getParamDecl(I)->getType()))
+        if (FD && I - Shift >= FD->getNumParams() && FD->isVariadic()) {
+          // A value passed through `...` is a copy; a pointer may be written.
+          if (Arg->getType()->isPointerType() &&
+              !Arg->getType()->getPointeeType().isConstQualified())
+            Found = true;
+          continue;
+        }
+        if (!FD || I - Shift >= FD->getNumParams() ||
+            !constPointee(FD->getParamDecl(I - Shift)->getType()))
           Found = true;
       }
       return !Found;
@@ -460,6 +479,12 @@ void TransferInLoopCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
 }
 
+/// Allocates or frees (device, host or pinned memory).
+static bool isAllocation(ApiKind K) {
+  return K == ApiKind::Alloc || K == ApiKind::HostAlloc || K == ApiKind::Free ||
+         K == ApiKind::HostFree;
+}
+
 void TransferInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!FD || !FD->hasBody() || !mayRunOnHost(FD) || FD->isDependentContext())
@@ -477,8 +502,13 @@ void TransferInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Callee || Ctx.isLibraryCode(Callee))
       return;
     const std::vector<Reached> &Reach = transfersReachedFrom(Callee, 1);
-    if (!Reach.empty())
-      reportIndirect(Call, Callee, Reach.front(), Loop);
+    if (Reach.empty())
+      return;
+    // A helper that allocates, copies and frees: the copies are the cost
+    // worth naming (and they run each time even when the allocation is the
+    // set-up of another object on each iteration).
+    auto Copy = llvm::find_if(Reach, [](const Reached &R) { return !isAllocation(R.Api.Kind); });
+    reportIndirect(Call, Callee, Copy != Reach.end() ? *Copy : Reach.front(), Loop);
   });
 }
 
@@ -576,7 +606,9 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
         return A;
       }
     }
-    if (hostTouches(Loop, HostRoot, PA)) {
+    // An upload is stale only when the host writes its source; a download,
+    // when the host uses the result (reads it, or hands it on).
+    if (Up ? hostWrites(Loop, HostRoot, PA, Ctx.ast()) : hostTouches(Loop, HostRoot, PA)) {
       A.Fix = CopyFix::Overlap;
       A.Text = Up ? Same + ", but the host writes the source in the loop: overlap the copy with "
                            "computation (cudaMemcpyAsync from pinned memory on a second stream)"
@@ -674,7 +706,8 @@ CopyAdvice TransferInLoopCheck::adviseCopy(const CallExpr *Call, const ApiInfo &
                "already holds; hoist it before the loop";
       return A;
     }
-  if (HostRoot && hostTouches(Loop, HostRoot, PA)) {
+  if (HostRoot &&
+      (Up ? hostWrites(Loop, HostRoot, PA, Ctx.ast()) : hostTouches(Loop, HostRoot, PA))) {
     A.Text = Up ? std::string("the host writes the source in the loop: ") + Overlap
                 : std::string("the host reads the result in the loop: copy back only what it "
                               "needs, or ") + Overlap;
@@ -1021,16 +1054,14 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   ValueTracker &VT = Ctx.facts().values();
   // `for (auto &dev : devices) setUp(dev)`: a helper that allocates or frees
   // a different object on each iteration is set-up or tear-down.
-  bool Allocation = R.Api.Kind == ApiKind::Alloc || R.Api.Kind == ApiKind::HostAlloc ||
-                    R.Api.Kind == ApiKind::Free || R.Api.Kind == ApiKind::HostFree;
-  if (Allocation && llvm::any_of(Call->arguments(), [&](const Expr *A) {
+  if (isAllocation(R.Api.Kind) && llvm::any_of(Call->arguments(), [&](const Expr *A) {
         return invarianceIn(A, Loop, VT) == Invariance::Varies;
       }))
     return;
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(R.Api.Name); Arg && *Arg < R.ApiCall->getNumArgs())
     Bytes = VT.evaluateInt(R.ApiCall->getArg(*Arg));
-  std::string Msg = "'" + Callee->getNameAsString() + "' calls " + R.Api.Name +
+  std::string Msg = describeCallee(Call) + " calls " + R.Api.Name +
                     " and runs on every iteration of this loop";
   if (Bytes)
     Msg += "; " + formatBytes(*Bytes) + " " + verbFor(R.Api.Kind).str() + " each time";

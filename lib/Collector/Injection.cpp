@@ -22,6 +22,7 @@
 #include "CudaErrors.h"
 #include "JsonLine.h"
 #include "Output.h"
+#include "PyFrames.h"
 #include "Stacks.h"
 
 #include "cuda-advisor/Collector/Environment.h"
@@ -30,6 +31,7 @@
 #include <cupti.h>
 #include <driver_types.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -65,6 +67,7 @@ enum State : int { Running = 0, Finalizing = 1, Closing = 2, Done = 3 };
 struct Config {
   std::string Output;
   bool Stacks = true;
+  bool PythonStacks = true;
   unsigned StackDepth = DefaultStackDepth;
   bool DriverApi = false;
   bool AllApi = false;
@@ -145,6 +148,8 @@ struct Collector {
   Output Out;
   StackWalker Walker;
   StackTable Stacks;
+  PythonFrames Python;  // Enabled when the process is CPython 3.9-3.13.
+  StackTable PyStacks;  // Python stacks, as (code object, offset) pairs.
   ApiNames Names;
   ActivityCounters Counters;
   DriverEntryPoints Cu;
@@ -161,7 +166,7 @@ struct Collector {
   std::mutex PoolMutex;
   std::vector<void *> Pool; // Completed buffers kept for reuse.
   std::atomic<uint64_t> Dropped{0}, RefusedBuffers{0}, BuffersOut{0}, FailedCalls{0},
-      StackCaptures{0}, StackNs{0}, Callsites{0};
+      StackCaptures{0}, StackNs{0}, Callsites{0}, PyCaptures{0}, PyNs{0}, PyUserFound{0};
   std::atomic<bool> DevicesQueried{false};
   std::atomic<bool> CuptiFatal{false};
   int RuntimeVersion = 0;
@@ -286,6 +291,7 @@ Config readConfig() {
   const char *Out = std::getenv(OutputEnv);
   Cfg.Output = Out && *Out ? Out : defaultProfileName(commandLine());
   Cfg.Stacks = envFlag(StacksEnv, true);
+  Cfg.PythonStacks = envFlag(PythonStacksEnv, true);
   Cfg.StackDepth = static_cast<unsigned>(envNumber(StackDepthEnv, DefaultStackDepth, 1, MaxStackDepth));
   Cfg.DriverApi = envFlag(DriverApiEnv, false);
   Cfg.AllApi = envFlag(AllApiEnv, false);
@@ -453,6 +459,55 @@ uint64_t captureStack(Collector &Col) {
   return uint64_t(Id) + 1;
 }
 
+/// Python frames written per stack above the user's frame, and at most.
+constexpr size_t PyFramesAboveUser = 16;
+constexpr size_t MaxPyFrames = 64;
+
+/// Captures the calling thread's Python frames (when the process is CPython),
+/// writes the stack if it is new, and returns its id + 1 (0: none). The key
+/// of a stack is its frames' (code object, instruction offset) pairs, so the
+/// line tables are read once per distinct stack.
+uint64_t capturePyStack(Collector &Col) {
+  if (!Col.Python.enabled())
+    return 0;
+  uint64_t T0 = monotonicNs();
+  PyRawFrame Raw[MaxPyFrames];
+  size_t N = Col.Python.capture(Raw, MaxPyFrames);
+  if (N == 0)
+    return 0;
+  static_assert(sizeof(PyRawFrame) == 2 * sizeof(uintptr_t), "frames are interned as word pairs");
+  bool IsNew = false;
+  uint32_t Id = Col.PyStacks.intern(reinterpret_cast<const uintptr_t *>(Raw), 2 * N, IsNew);
+  if (IsNew) {
+    static thread_local PyResolvedFrame Frames[MaxPyFrames];
+    for (size_t I = 0; I < N; ++I)
+      Col.Python.resolve(Raw[I], Frames[I]);
+    int User = userFrameIndex(Frames, N);
+    size_t Kept = std::min(N, (User >= 0 ? size_t(User) + 1 : 0) + PyFramesAboveUser);
+    static thread_local std::string Files[MaxPyFrames], Functions[MaxPyFrames];
+    uint64_t Lines[MaxPyFrames];
+    for (size_t I = 0; I < Kept; ++I) {
+      Files[I] = Frames[I].File;
+      Functions[I] = Frames[I].Function;
+      Lines[I] = static_cast<uint64_t>(Frames[I].Line);
+    }
+    static thread_local std::string Line;
+    Line.clear();
+    JsonLine L(Line, "pystack");
+    L.num("id", Id);
+    if (User >= 0)
+      L.num("user", static_cast<uint64_t>(User));
+    L.strArray("files", Files, Kept).numArray("lines", Lines, Kept).strArray("functions", Functions, Kept);
+    L.end();
+    Col.Out.append(Line);
+    if (User >= 0)
+      Col.PyUserFound.fetch_add(1, std::memory_order_relaxed);
+  }
+  Col.PyNs.fetch_add(monotonicNs() - T0, std::memory_order_relaxed);
+  Col.PyCaptures.fetch_add(1, std::memory_order_relaxed);
+  return uint64_t(Id) + 1;
+}
+
 /// The destination and source of a plain copy call: whether the same host
 /// buffer is copied again and again, or a new one each time, is in them only.
 template <typename Params> void copyPointers(const void *P, const void *&Dst, const void *&Src) {
@@ -493,6 +548,8 @@ void recordCallSite(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackD
   Line.clear();
   JsonLine J(Line, "callsite");
   J.num("correlation", D.correlationId).num("stack", Stack - 1);
+  if (uint64_t PyStack = capturePyStack(Col))
+    J.num("pystack", PyStack - 1);
   const void *Dst = nullptr, *Src = nullptr;
   if (copyPointers(Cbid, D.functionParams, Dst, Src))
     J.hex("dst", reinterpret_cast<uintptr_t>(Dst)).hex("src", reinterpret_cast<uintptr_t>(Src));
@@ -724,6 +781,11 @@ std::string endRecord(Collector &Col, int ExitCode, int Signal) {
       .num("callsites", Col.Callsites.load())
       .num("stack_capture_ns", Col.StackNs.load())
       .num("stack_slow_walks", Col.Walker.slowCaptures());
+  if (Col.Python.enabled())
+    L.num("pystacks", Col.PyStacks.count())
+        .num("pystacks_with_user_frame", Col.PyUserFound.load())
+        .num("python_captures", Col.PyCaptures.load())
+        .num("python_capture_ns", Col.PyNs.load());
   if (Col.RuntimeVersion)
     L.num("cuda_runtime_version", static_cast<uint64_t>(Col.RuntimeVersion));
   if (Col.CuptiFatal.load())
@@ -1068,6 +1130,11 @@ void writeHeader(Collector &Col, const std::vector<std::string> &Enabled,
       .boolean("query_apis", Col.Cfg.AllApi)
       .boolean("stacks", Col.Cfg.Stacks)
       .num("stack_depth", Col.Cfg.StackDepth);
+  if (Col.Python.enabled()) {
+    char Version[16];
+    std::snprintf(Version, sizeof(Version), "3.%u", Col.Python.version() & 0xff);
+    L.str("python", Version);
+  }
   if (Col.Out.path() != Col.Cfg.Output)
     L.str("output_requested", Col.Cfg.Output);
   L.end();
@@ -1087,6 +1154,12 @@ void setUp() {
   verbose("collector %s loaded; writing %s", CUDA_ADVISOR_VERSION, Chosen.c_str());
 
   Col.Walker.init(reinterpret_cast<const void *>(&InitializeInjection));
+  if (Col.Cfg.Stacks && Col.Cfg.PythonStacks) {
+    if (Col.Python.init())
+      verbose("Python 3.%u: recording Python call sites", Col.Python.version() & 0xff);
+    else
+      verbose("no Python call sites: %s", Col.Python.reason());
+  }
   Col.Names.load(Col.Cfg.DriverApi);
   Col.WantsStack.assign(Col.Names.Runtime.size(), 0);
   for (size_t Id = 0; Id < Col.Names.Runtime.size(); ++Id)

@@ -94,6 +94,30 @@ public:
     Out += ']';
     return *this;
   }
+  /// `"Key":[` ... `]` of strings.
+  JsonLine &strArray(const char *Key, const std::string *V, size_t N) {
+    key(Key);
+    Out += '[';
+    for (size_t I = 0; I < N; ++I) {
+      if (I)
+        Out += ',';
+      appendString(V[I].data(), V[I].size());
+    }
+    Out += ']';
+    return *this;
+  }
+  /// `"Key":[` ... `]` of unsigned numbers.
+  JsonLine &numArray(const char *Key, const uint64_t *V, size_t N) {
+    key(Key);
+    Out += '[';
+    for (size_t I = 0; I < N; ++I) {
+      if (I)
+        Out += ',';
+      appendUnsigned(V[I]);
+    }
+    Out += ']';
+    return *this;
+  }
   /// Inserts already formatted JSON as the value of Key.
   JsonLine &raw(const char *Key, const std::string &Json) {
     key(Key);

@@ -1,6 +1,8 @@
 //===- Config.cpp - YAML configuration ------------------------------------===//
 #include "cuda-advisor/Core/Config.h"
+#include "cuda-advisor/Core/ConfigFiles.h"
 
+#include "cuda-advisor/Core/FileIO.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,13 +69,17 @@ template <> struct MappingTraits<cuda_advisor::RawConfig> {
 namespace cuda_advisor {
 
 Expected<Config> loadConfigFile(StringRef Path, Config Base) {
-  auto Buf = MemoryBuffer::getFile(Path);
+  // A configuration is small: 16 MiB is far past any real one.
+  auto Buf = readInputFile(Path, "config file", uint64_t(16) << 20);
   if (!Buf)
-    return createStringError(Buf.getError(), "%s: cannot read config file: %s",
-                             Path.str().c_str(), Buf.getError().message().c_str());
+    return Buf.takeError();
+  return loadConfigText((*Buf)->getBuffer(), Path, std::move(Base));
+}
+
+Expected<Config> loadConfigText(StringRef Text, StringRef Path, Config Base) {
   RawConfig Raw;
   std::string Diag;
-  yaml::Input In((*Buf)->getBuffer(), nullptr,
+  yaml::Input In(Text, nullptr,
                  [](const SMDiagnostic &D, void *Ctx) {
                    *static_cast<std::string *>(Ctx) = D.getMessage().str() +
                        " (line " + std::to_string(D.getLineNo()) + ")";

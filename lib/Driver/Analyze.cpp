@@ -6,10 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Driver/Analyze.h"
+#include "OptionChecks.h"
 #include "cuda-advisor/Checks/Registry.h"
+#include "cuda-advisor/Core/FileIO.h"
+#include "cuda-advisor/Driver/ConfigOptions.h"
 #include "cuda-advisor/Driver/Driver.h"
+#include "cuda-advisor/Driver/Review.h"
 #include "cuda-advisor/Frontend/Runner.h"
 #include "cuda-advisor/Profile/Reader.h"
+#include "cuda-advisor/Profile/SourcePaths.h"
 #include "cuda-advisor/Profile/Symbolize.h"
 #include "cuda-advisor/Rank/Rank.h"
 #include "cuda-advisor/Report/Report.h"
@@ -21,7 +26,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,6 +39,33 @@ void error(const Twine &Message) {
 }
 void note(const Twine &Message) { WithColor::note(errs(), "cuda-advisor") << Message << "\n"; }
 
+/// Flushes the report on standard output; a full disk or a closed pipe is an
+/// error naming it (not LLVM's fatal error when outs() is destroyed).
+Error flushStandardOutput() {
+  outs().flush();
+  std::error_code EC = outs().error();
+  if (!EC)
+    return Error::success();
+  outs().clear_error();
+  return createStringError(EC, "<stdout>: cannot write the report: %s", EC.message().c_str());
+}
+
+/// -o and --export-fixes must not name one of the inputs (nor each other).
+std::optional<std::string> outputClobbersInput(const AnalyzeOptions &Opts) {
+  for (const std::string *Out : {&Opts.Output, &Opts.ExportFixes}) {
+    if (Out->empty() || *Out == "-")
+      continue;
+    StringRef Flag = Out == &Opts.Output ? "-o" : "--export-fixes";
+    auto Clobbers = [&](const std::string &In) { return sameFile(*Out, In); };
+    if (llvm::any_of(Opts.Sources, Clobbers) || llvm::any_of(Opts.Profiles, Clobbers) ||
+        Clobbers(Opts.ConfigFile))
+      return *Out + ": " + Flag.str() + " names one of the inputs; refusing to overwrite it";
+    if (Out == &Opts.Output && Clobbers(Opts.ExportFixes))
+      return *Out + ": -o and --export-fixes name the same file";
+  }
+  return std::nullopt;
+}
+
 std::vector<CheckInfo> knownChecks() {
   std::vector<CheckInfo> All = checks::allChecks();
   const auto &Runtime = rank::runtimeRules();
@@ -42,29 +73,40 @@ std::vector<CheckInfo> knownChecks() {
   return All;
 }
 
-/// Parses "1ms", "250us", "2s", "1500ns", "0.5%".
-bool parseMinSaving(StringRef S, rank::RankOptions &Out) {
-  S = S.trim();
-  if (S.consume_back("%")) {
-    double P;
-    if (S.getAsDouble(P))
-      return false;
-    Out.MinSavingShare = P / 100;
-    return true;
+/// The files on the command line; with none and -p, every entry of the
+/// database that --file-filter matches.
+Expected<std::vector<std::string>> sourcesToAnalyze(const AnalyzeOptions &Opts) {
+  bool Informational = Opts.ListChecks || Opts.DumpConfig || !Opts.Explain.empty();
+  if (!Opts.Sources.empty() || Opts.BuildPath.empty() || Opts.FixedFlags || Informational) {
+    if (!Opts.FileFilter.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "--file-filter needs -p and no files (it chooses among the "
+                               "database's entries)");
+    return Opts.Sources;
   }
-  static const std::pair<const char *, double> Units[] = {
-      {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-  for (auto [Suffix, Scale] : Units) {
-    StringRef Num = S;
-    if (Num.consume_back(Suffix)) {
-      double V;
-      if (Num.getAsDouble(V))
-        continue;
-      Out.MinSavingNs = static_cast<uint64_t>(V * Scale);
-      return true;
-    }
+  std::optional<Regex> Filter;
+  if (!Opts.FileFilter.empty()) {
+    std::string Why;
+    Filter.emplace(Opts.FileFilter);
+    if (!Filter->isValid(Why))
+      return createStringError(inconvertibleErrorCode(),
+                               "--file-filter '%s' is not a valid regex: %s",
+                               Opts.FileFilter.c_str(), Why.c_str());
   }
-  return false;
+  auto All = frontend::databaseFiles(Opts.BuildPath);
+  if (!All)
+    return All.takeError();
+  std::vector<std::string> Chosen;
+  for (std::string &F : *All)
+    if (!Filter || Filter->match(F))
+      Chosen.push_back(std::move(F));
+  if (Chosen.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: no entry of the compilation database%s",
+                             Opts.BuildPath.c_str(),
+                             Filter ? (" matches --file-filter '" + Opts.FileFilter + "'").c_str()
+                                    : "");
+  return Chosen;
 }
 
 } // namespace
@@ -106,36 +148,37 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPri
   return Hidden;
 }
 
+namespace {
+int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0);
+} // namespace
+
 int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
-  // Configuration: defaults, then --config, then the command line.
-  Config Cfg;
-  if (!Opts.ConfigFile.empty()) {
-    auto Loaded = loadConfigFile(Opts.ConfigFile, Cfg);
-    if (!Loaded) {
-      error(toString(Loaded.takeError()));
-      return ExitInputError;
-    }
-    Cfg = std::move(*Loaded);
+  int Rc = analyzeAndReport(Opts, Argv0);
+  if (Error E = flushStandardOutput()) {
+    error(toString(std::move(E)));
+    return ExitInputError;
   }
-  if (!Opts.Checks.empty())
-    Cfg.Checks = Opts.Checks;
-  if (!Opts.HeaderFilter.empty())
-    Cfg.HeaderFilter = Opts.HeaderFilter;
-  if (Opts.FailOn) {
-    auto S = parseSeverity(*Opts.FailOn);
-    if (!S) {
-      error("--fail-on must be note, warning or error, not '" + *Opts.FailOn + "'");
-      return ExitInputError;
-    }
-    Cfg.FailOn = *S;
+  return Rc;
+}
+
+namespace {
+int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
+  // Whole-database mode (run-clang-tidy): -p and no files.
+  auto Listed = sourcesToAnalyze(Opts);
+  if (!Listed) {
+    error(toString(Listed.takeError()));
+    return ExitInputError;
   }
-  if (!Cfg.HeaderFilter.empty()) {
-    std::string Why;
-    if (!Regex(Cfg.HeaderFilter).isValid(Why)) {
-      error("--header-filter '" + Cfg.HeaderFilter + "' is not a valid regex: " + Why);
-      return ExitInputError;
-    }
+  const std::vector<std::string> &Sources = *Listed;
+
+  // Configuration: defaults, the .cuda-advisor.yaml files of each source's
+  // directories (or --config-file / --config), then the command line.
+  auto Configs = loadRunConfigs(Opts, Sources);
+  if (!Configs) {
+    error(toString(Configs.takeError()));
+    return ExitInputError;
   }
+  const Config &Cfg = Configs->Global;
 
   std::string ResourceDir = findResourceDir(Argv0);
   SmallString<256> DocsDir(ResourceDir);
@@ -165,13 +208,18 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     return ExitClean;
   }
   if (Opts.DumpConfig) {
+    // Every option of every check with its value (clang-tidy prints those
+    // of the enabled checks only; a disabled check's options matter once
+    // it is enabled in a subdirectory).
     Config Effective = Cfg;
-    Effective.Options = checks::effectiveOptions(Cfg);
+    Config AllChecks = Cfg;
+    AllChecks.Checks = "*";
+    Effective.Options = checks::effectiveOptions(AllChecks);
     outs() << dumpConfig(Effective);
     return ExitClean;
   }
 
-  if (Opts.Sources.empty() && Opts.Profiles.empty()) {
+  if (Sources.empty() && Opts.Profiles.empty()) {
     error("no input files (usage: cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]; "
           "see --help)");
     return ExitInputError;
@@ -188,10 +236,14 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
       return ExitInputError;
     }
   }
-  if (ResourceDir.empty() && !Opts.Sources.empty()) {
+  if (ResourceDir.empty() && !Sources.empty()) {
     error("cannot find the resource directory share/cuda-advisor next to " +
           sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findResourceDir)) +
           " (reinstall cuda-advisor)");
+    return ExitInputError;
+  }
+  if (std::optional<std::string> Why = outputClobbersInput(Opts)) {
+    error(*Why);
     return ExitInputError;
   }
   std::optional<report::OutputFormat> Format = report::parseOutputFormat(Opts.Format);
@@ -201,8 +253,29 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   }
   rank::RankOptions RankOpts;
   RankOpts.Top = Opts.Top;
-  if (!Opts.MinSaving.empty() && !parseMinSaving(Opts.MinSaving, RankOpts)) {
-    error("--min-saving '" + Opts.MinSaving + "' is not a time (1ms, 200us) or a share (0.5%)");
+  if (!Opts.MinSaving.empty()) {
+    MinSaving Parsed;
+    if (std::optional<std::string> Why = parseMinSaving(Opts.MinSaving, Parsed)) {
+      error(*Why);
+      return ExitInputError;
+    }
+    RankOpts.MinSavingNs = Parsed.Ns;
+    RankOpts.MinSavingShare = Parsed.Share;
+  }
+
+  profile::SourcePathMap PathMap;
+  for (const std::string &Spec : Opts.SourcePrefixMap) {
+    auto Mapping = profile::parsePrefixMapping(Spec);
+    if (!Mapping) {
+      error(toString(Mapping.takeError()));
+      return ExitInputError;
+    }
+    PathMap.PrefixMap.push_back(std::move(*Mapping));
+  }
+
+  auto Review = loadReviewFilter(Opts.LineFilter, Opts.Diff);
+  if (!Review) {
+    error(toString(Review.takeError()));
     return ExitInputError;
   }
 
@@ -214,10 +287,18 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   Report.ToolVersion = CUDA_ADVISOR_VERSION;
   Report.Checks = Known;
   Report.DocsDir = DocsDir.str().str();
+  // SARIF's %SRCROOT% is the repository (code scanning places alerts by
+  // it); the other formats show paths from the current directory unless
+  // --source-root says otherwise.
+  if (Opts.Format == "sarif" || !Opts.SourceRoot.empty())
+    Report.SourceRoot = findSourceRoot(Opts.SourceRoot);
+  Report.DocsBaseUri = Opts.DocsUrl;
+  Report.InformationUri = Opts.DocsUrl;
+  Report.MarkdownTop = Opts.MarkdownTop;
   std::vector<Finding> Findings;
 
   // The sources.
-  if (!Opts.Sources.empty()) {
+  if (!Sources.empty()) {
     frontend::RunnerOptions RO;
     RO.BuildPath = Opts.BuildPath;
     RO.FixedFlags = Opts.FixedFlags;
@@ -228,11 +309,17 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     RO.Setup.ExtraArgs = Opts.ExtraArgs;
     RO.Setup.ExtraArgsBefore = Opts.ExtraArgsBefore;
     RO.Setup.DevicePass = Opts.DevicePass;
+    // "[N/M] file" as each file is done, on a terminal only (run-clang-tidy).
+    if (Sources.size() > 1 && sys::Process::StandardErrIsDisplayed())
+      RO.OnFileDone = [&](size_t, size_t Done, const frontend::FileResult &R) {
+        errs() << "[" << Done << "/" << Sources.size() << "] " << R.File << "\n";
+      };
     frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
                                             bool DevicePass) {
-      return checks::makeCheckConsumer(Cfg, R.Findings, ResourceDir, DevicePass);
+      return checks::makeCheckConsumer(Configs->forFile(R.File), R.Findings, ResourceDir,
+                                       DevicePass);
     };
-    auto Results = frontend::runOnFiles(Opts.Sources, RO, Factory);
+    auto Results = frontend::runOnFiles(Sources, RO, Factory);
     if (!Results) {
       error(toString(Results.takeError()));
       return ExitInputError;
@@ -291,6 +378,11 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
       profile::SymbolizeOptions SymOpts;
       SymOpts.BinaryPaths = Opts.BinaryPaths;
       profile::SymbolizeResult Sym = profile::symbolizeStacks(Merged, SymOpts);
+      // Paths of another machine (or checkout) become the sources here.
+      PathMap.Sources = Report.Sources;
+      if (!Opts.BuildPath.empty())
+        llvm::append_range(PathMap.Sources, frontend::compileDatabaseFiles(Opts.BuildPath));
+      profile::mapSourcePaths(Merged, PathMap);
       Report.Summary = rank::rankFindings(Findings, Merged, Cfg, RankOpts);
       llvm::append_range(Report.Summary->Warnings, Sym.Warnings);
     }
@@ -299,15 +391,23 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   size_t HiddenCold = applyPriorities(Findings, Opts.ShowCold,
                                       !Report.Summary.has_value() && Opts.Sort == "priority");
 
-  // The report.
-  std::error_code EC;
-  std::unique_ptr<ToolOutputFile> File;
-  if (!Opts.Output.empty() && Opts.Output != "-") {
-    File = std::make_unique<ToolOutputFile>(Opts.Output, EC, sys::fs::OF_Text);
-    if (EC) {
-      error(Opts.Output + ": cannot write the report: " + EC.message());
+  // Code review: only what the change touched (after ranking, which needs
+  // every finding to attribute the profile's records).
+  if (*Review)
+    (*Review)->apply(Findings);
+
+  // The report. A run that could read none of its inputs keeps an existing
+  // output file as it was; otherwise the report (which records the inputs
+  // that failed) replaces it once it is completely written.
+  bool NothingRead = Unreadable == Sources.size() && BadProfiles == Opts.Profiles.size();
+  std::unique_ptr<OutputFile> File;
+  if (!Opts.Output.empty() && Opts.Output != "-" && !(NothingRead && InputErrors)) {
+    auto Created = OutputFile::create(Opts.Output, "the report");
+    if (!Created) {
+      error(toString(Created.takeError()));
       return ExitInputError;
     }
+    File = std::move(*Created);
   }
   raw_ostream &OS = File ? File->os() : outs();
   // Colour on a terminal, unless NO_COLOR (no-color.org) or TERM=dumb says no.
@@ -315,10 +415,19 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
   bool Terminal = !File && sys::Process::StandardOutIsDisplayed() && Env("NO_COLOR").empty() &&
                   Env("TERM") != "dumb";
   Report.Color = Opts.Color.value_or(Terminal);
-  report::emit(*Format, OS, Findings, Report);
-  OS.flush(); // Before anything else goes to stderr: they may share a terminal.
-  if (File)
-    File->keep();
+  if (Opts.Output.empty() || Opts.Output == "-" || File)
+    report::emit(*Format, OS, Findings, Report);
+  else
+    note(Opts.Output + ": not written: no input could be read");
+  if (File) {
+    if (Error E = File->commit()) {
+      error(toString(std::move(E)));
+      return ExitInputError;
+    }
+  } else if (Error E = flushStandardOutput()) {
+    error(toString(std::move(E)));
+    return ExitInputError;
+  }
 
   if (!Opts.ExportFixes.empty())
     if (Error E = report::exportFixes(Opts.ExportFixes, Findings)) {
@@ -344,7 +453,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     if (F.Level >= Cfg.FailOn)
       ++Failing;
   // No summary when no source could be read at all: the errors say it all.
-  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Opts.Sources.size()) {
+  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Sources.size()) {
     SmallVector<std::string, 3> Problems;
     if (WithErrors)
       Problems.push_back(std::to_string(WithErrors) + " with compiler errors");
@@ -354,7 +463,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
       Problems.push_back(std::to_string(BadProfiles) +
                          (BadProfiles == 1 ? " profile not read" : " profiles not read"));
     errs() << Findings.size() << (Findings.size() == 1 ? " finding" : " findings") << " in "
-           << Opts.Sources.size() << (Opts.Sources.size() == 1 ? " file" : " files");
+           << Sources.size() << (Sources.size() == 1 ? " file" : " files");
     if (!Problems.empty())
       errs() << " (" << join(Problems, ", ") << ")";
     if (HiddenCold)
@@ -365,5 +474,7 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
     return ExitInputError;
   return Failing ? ExitFindings : ExitClean;
 }
+
+} // namespace
 
 } // namespace cuda_advisor::driver

@@ -8,7 +8,9 @@
 #include "cuda-advisor/Driver/Driver.h"
 #include "cuda-advisor/Driver/Record.h"
 #ifdef CUDA_ADVISOR_HAVE_CLANG
+#include "OptionChecks.h"
 #include "cuda-advisor/Driver/Analyze.h"
+#include "cuda-advisor/Driver/LspCommand.h"
 #endif
 
 #include "CLI/CLI.hpp"
@@ -36,7 +38,8 @@ int main(int Argc, char **Argv) {
                "by what they cost.\n\n"
                "  cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]\n"
                "  cuda-advisor --profile run.json [FILES...]\n"
-               "  cuda-advisor record [-o FILE] -- PROGRAM ARGS...",
+               "  cuda-advisor record [-o FILE] -- PROGRAM ARGS...\n"
+               "  cuda-advisor lsp [--compile-commands-dir DIR] [--profile P]",
                "cuda-advisor"};
   App.set_version_flag("--version", std::string("cuda-advisor ") + CUDA_ADVISOR_VERSION);
   App.require_subcommand(0, 1);
@@ -55,6 +58,8 @@ int main(int Argc, char **Argv) {
   RecordCmd->prefix_command(); // PROGRAM and its arguments end our options.
 
 #ifdef CUDA_ADVISOR_HAVE_CLANG
+  LspOptions Lsp;
+  CLI::App *LspCmd = addLspCommand(App, Lsp);
   AnalyzeOptions A;
   App.add_option("files", A.Sources, "CUDA/C++ source files to analyze");
   App.add_option("-p,--build-path", A.BuildPath,
@@ -67,7 +72,8 @@ int main(int Argc, char **Argv) {
                  "prepend this argument to every compile command")
       ->allow_extra_args(false);
   App.add_option("--checks", A.Checks,
-                 "glob list of checks to run, clang-tidy style: '-*,transfer-*'");
+                 "glob list of checks, clang-tidy style: '-*,transfer-*'; appended to the "
+                 "configuration's Checks");
   App.add_flag("--list-checks", A.ListChecks, "list the checks that --checks enables");
   App.add_option("--explain", A.Explain, "print the documentation of a check");
   App.add_option("--header-filter", A.HeaderFilter,
@@ -75,13 +81,28 @@ int main(int Argc, char **Argv) {
                  "headers are skipped unless it matches)");
   App.add_option("--fail-on", A.FailOn,
                  "lowest severity that makes the exit code 1 (note, warning, error)");
-  App.add_option("--config", A.ConfigFile, "YAML configuration file");
-  App.add_flag("--dump-config", A.DumpConfig, "print the effective configuration");
+  App.add_option("--config", A.ConfigFile,
+                 "configuration as YAML, clang-tidy style: --config='{Checks: \"-*,sync-*\"}' "
+                 "(a file name is still accepted); replaces the .cuda-advisor.yaml files");
+  App.add_option("--config-file", A.ConfigFilePath,
+                 "configuration file (YAML); replaces the .cuda-advisor.yaml files");
+  App.add_flag("--dump-config", A.DumpConfig,
+               "print the effective configuration with every option of every check");
   App.add_option("--format", A.Format, "output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "markdown", "html"}));
   App.add_option("-o,--output", A.Output, "write the report to FILE");
-  App.add_flag("--color,!--no-color", A.Color, "colour the text output (default: on a terminal)");
-  App.add_option("-j,--jobs", A.Jobs, "files analyzed in parallel (default: all cores)");
+  // clang's --color[=auto|always|never] and clang-tidy's --use-color[=BOOL].
+  std::string ColorWhen, UseColor;
+  App.add_flag("--color{always}", ColorWhen,
+               "colour the text output: --color=auto (on a terminal: the default), "
+               "--color or --color=always, --color=never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  App.add_flag("--no-color{never}", ColorWhen, "same as --color=never");
+  App.add_flag("--use-color{true}", UseColor,
+               "clang-tidy's spelling: --use-color[=true|false]")
+      ->check(CLI::IsMember({"true", "false", "1", "0"}));
+  App.add_option("-j,--jobs", A.Jobs, "files analyzed in parallel (default: all cores)")
+      ->check(wholeNumberIn(1, MaxJobs, "files analyzed in parallel"));
   App.add_option("--cuda-path", A.CudaPath, "the CUDA installation to parse against");
   App.add_flag("--device-pass", A.DevicePass,
                "also parse each file for the device (code under #if __CUDA_ARCH__)");
@@ -102,9 +123,32 @@ int main(int Argc, char **Argv) {
   App.add_option("--binary-path", A.BinaryPaths,
                  "where to look for binaries whose stacks the profile holds; repeatable")
       ->allow_extra_args(false);
-  App.add_option("--top", A.Top, "show only the N findings that would save the most");
+  App.add_option("--source-prefix-map", A.SourcePrefixMap,
+                 "OLD=NEW: read the profile's source paths under OLD as under NEW (as "
+                 "-fdebug-prefix-map); repeatable, the last matching one applies")
+      ->allow_extra_args(false);
+  App.add_option("--top", A.Top, "show only the N findings that would save the most")
+      ->check(wholeNumberIn(1, 1000000000, "findings shown"));
   App.add_option("--min-saving", A.MinSaving,
                  "hide ranked findings that save less (e.g. 1ms, 200us, 0.5%)");
+  App.add_option("--file-filter", A.FileFilter,
+                 "with -p and no files (every entry of the database is analyzed, as "
+                 "run-clang-tidy does): only the files whose path matches this regex");
+  App.add_option("--line-filter", A.LineFilter,
+                 "report only these lines, clang-tidy's JSON: "
+                 "'[{\"name\":\"a.cu\",\"lines\":[[1,3],[5,5]]}]'");
+  App.add_option("--diff", A.Diff,
+                 "report only findings on the lines a unified diff adds or changes "
+                 "(FILE, or - for stdin: git diff -U0 main... | cuda-advisor --diff - ...)");
+  App.add_option("--source-root", A.SourceRoot,
+                 "SARIF paths are relative to this directory (%SRCROOT%; default: the git "
+                 "work tree of the current directory, else the current directory)");
+  App.add_option("--markdown-top", A.MarkdownTop,
+                 "Markdown: findings shown in full (default 10); the others are in a "
+                 "collapsed section, all within one PR comment (60,000 characters)");
+  App.add_option("--docs-url", A.DocsUrl,
+                 "public URL of the check pages: SARIF helpUri is URL<check-id>.md (default: "
+                 "no helpUri)");
 #endif
 
   try {
@@ -143,6 +187,18 @@ int main(int Argc, char **Argv) {
   }
 
 #ifdef CUDA_ADVISOR_HAVE_CLANG
+  if (!UseColor.empty())
+    A.Color = UseColor == "true" || UseColor == "1";
+  if (ColorWhen == "always")
+    A.Color = true;
+  else if (ColorWhen == "never")
+    A.Color = false;
+  else if (ColorWhen == "auto")
+    A.Color.reset();
+  if (LspCmd->parsed()) {
+    Lsp.FixedFlags = AfterDashDash;
+    return runLsp(Lsp, Argv[0]);
+  }
   A.FixedFlags = AfterDashDash;
   return runAnalyze(A, Argv[0]);
 #else

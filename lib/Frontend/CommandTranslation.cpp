@@ -322,7 +322,8 @@ HostFlag classifyHostFlag(StringRef F) {
 
 class Translator {
 public:
-  Translator(StringRef File, StringRef Directory) : File(File), Directory(Directory) {}
+  Translator(StringRef File, StringRef Directory, bool PassThrough)
+      : File(File), Directory(Directory), PassThrough(PassThrough) {}
 
   NeutralCommand run(ArrayRef<std::string> Argv) {
     if (Argv.empty())
@@ -447,6 +448,10 @@ private:
       keepWithValue(F, *Next);
       return 1;
     case HostFlag::Drop:
+      if (PassThrough && !stopsSyntaxOnlyParse(F)) {
+        Cmd.Flags.push_back(F.str());
+        return 0;
+      }
       Cmd.Dropped.push_back(F.str());
       return 0;
     case HostFlag::DropWithValue:
@@ -651,7 +656,15 @@ private:
     }
   }
 
+  /// Output and dependency-file modes: a syntax-only parse must not get them.
+  static bool stopsSyntaxOnlyParse(StringRef F) {
+    return F == "-c" || F == "-S" || F == "-E" || F == "-P" || F.starts_with("-M") ||
+           F.starts_with("-save-temps") || F.starts_with("-emit-") || F == "-shared" ||
+           F == "-fsyntax-only";
+  }
+
   StringRef File, Directory;
+  bool PassThrough = false;
   NeutralCommand Cmd;
   bool LanguageGiven = false;
   bool OpenMP = false;
@@ -660,8 +673,9 @@ private:
 
 } // namespace
 
-NeutralCommand translateCommand(ArrayRef<std::string> Argv, StringRef File, StringRef Directory) {
-  return Translator(File, Directory).run(Argv);
+NeutralCommand translateCommand(ArrayRef<std::string> Argv, StringRef File, StringRef Directory,
+                                bool PassThrough) {
+  return Translator(File, Directory, PassThrough).run(Argv);
 }
 
 /// The GPU architectures Clang 19 accepts for --cuda-gpu-arch, oldest first.
@@ -761,6 +775,10 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
     Args.push_back("-x");
     Args.push_back("cuda");
   }
+  // nvcc defines __NVCC__ for every file it compiles (and __CUDACC__, as 1,
+  // for CUDA files: see compat/cuda_advisor_compat.h and minimal-cuda).
+  if (!Cmd.Nvcc.empty())
+    Args.push_back("-D__NVCC__=1");
   Args.insert(Args.end(), Cmd.Flags.begin(), Cmd.Flags.end());
   auto Share = [&](StringRef Sub) {
     SmallString<256> P(Setup.ResourceDir);

@@ -13,12 +13,18 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "clang/Basic/Stack.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
+
+#include <csignal>
+#include <mutex>
 
 using namespace llvm;
 namespace tooling = clang::tooling;
@@ -155,15 +161,15 @@ public:
 
   void analyze(const std::string &Given, FileResult &R) {
     R.File = absolutePath(Given);
-    if (!sys::fs::exists(R.File)) {
+    if (Opts.UnsavedFiles.count(R.File)) {
+      // An editor's buffer: what is on disk does not matter.
+    } else if (!sys::fs::exists(R.File)) {
       fail(R, "no such file");
       return;
-    }
-    if (sys::fs::is_directory(R.File)) {
+    } else if (sys::fs::is_directory(R.File)) {
       fail(R, "is a directory, not a source file");
       return;
-    }
-    if (Expected<sys::fs::file_t> F = sys::fs::openNativeFileForRead(R.File)) {
+    } else if (Expected<sys::fs::file_t> F = sys::fs::openNativeFileForRead(R.File)) {
       sys::fs::closeFile(*F);
     } else {
       fail(R, "cannot read it: " + toString(F.takeError()));
@@ -172,7 +178,8 @@ public:
     std::optional<tooling::CompileCommand> Cmd = commandFor(R);
     NeutralCommand Neutral;
     if (Cmd) {
-      Neutral = translateCommand(Cmd->CommandLine, R.File, Cmd->Directory);
+      Neutral = translateCommand(Cmd->CommandLine, R.File, Cmd->Directory,
+                                 /*PassThrough=*/Fixed != nullptr);
     } else {
       Neutral.Cuda = StringRef(R.File).ends_with(".cu") || StringRef(R.File).ends_with(".cuh");
     }
@@ -259,6 +266,15 @@ private:
 
     // A private working directory: files are parsed on several threads.
     IntrusiveRefCntPtr<vfs::FileSystem> FS(vfs::createPhysicalFileSystem().release());
+    if (!Opts.UnsavedFiles.empty()) {
+      // The unsaved buffers over the disk, as clangd's overlay does.
+      auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+      for (const auto &[Path, Text] : Opts.UnsavedFiles)
+        Memory->addFile(Path, /*ModificationTime=*/0, MemoryBuffer::getMemBufferCopy(Text, Path));
+      auto Overlay = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(FS);
+      Overlay->pushOverlay(Memory);
+      FS = Overlay;
+    }
     if (!Directory.empty())
       FS->setCurrentWorkingDirectory(Directory);
     auto Files = makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);
@@ -287,7 +303,94 @@ private:
   std::unique_ptr<tooling::CompilationDatabase> Fixed, Shared;
 };
 
+/// The stack each file is analyzed on: Clang's own desired size, so that
+/// its stack-space guard (clang::isStackNearlyExhausted, which assumes this
+/// size) moves deep recursions onto fresh threads before they overflow.
+constexpr unsigned AnalysisStackSize = clang::DesiredStackSize;
+
+/// Crash recovery for the per-file threads. CrashRecoveryContext's signal
+/// handlers must run on an alternate signal stack to survive a stack
+/// overflow, so SA_ONSTACK is added to them and every analysis thread gets
+/// its own alternate stack (analyzeContained).
+void enableCrashRecovery() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    CrashRecoveryContext::Enable();
+    for (int Sig : {SIGSEGV, SIGBUS}) {
+      struct sigaction Action;
+      if (sigaction(Sig, nullptr, &Action) == 0) {
+        Action.sa_flags |= SA_ONSTACK;
+        sigaction(Sig, &Action, nullptr);
+      }
+    }
+  });
+}
+
+/// Analyzes one file so that a crash (or a stack overflow) in it becomes an
+/// error for that file only: on its own thread with Clang's stack size and
+/// bottom-of-stack mark, inside a crash-recovery context.
+void analyzeContained(Runner &R, const std::string &File, FileResult &Out) {
+  std::vector<char> AltStack(std::max<size_t>(SIGSTKSZ, 64 * 1024));
+  CrashRecoveryContext CRC;
+  bool Ok = CRC.RunSafelyOnThread(
+      [&] {
+        stack_t SS{};
+        SS.ss_sp = AltStack.data();
+        SS.ss_size = AltStack.size();
+        sigaltstack(&SS, nullptr);
+        clang::noteBottomOfStack();
+        R.analyze(File, Out);
+        SS.ss_flags = SS_DISABLE;
+        sigaltstack(&SS, nullptr);
+      },
+      AnalysisStackSize);
+  if (Ok)
+    return;
+  // What the crashed analysis left half-done may be inconsistent: it is
+  // abandoned (leaked, never destroyed) and the result starts afresh.
+  new (&Out) FileResult();
+  Out.File = absolutePath(File);
+  Out.InputError = true;
+  Out.ErrorMessage = "the analyzer crashed on this file (" +
+                     std::string(CRC.RetCode == 128 + SIGSEGV ? "a stack overflow or a bad "
+                                                                "memory access"
+                                                              : "an internal error") +
+                     "); no findings for it, the other files are still analyzed";
+}
+
 } // namespace
+
+Expected<std::vector<std::string>> databaseFiles(StringRef BuildPath) {
+  auto DB = loadDatabase(BuildPath);
+  if (!DB)
+    return DB.takeError();
+  std::vector<std::string> Files;
+  for (const std::string &F : (*DB)->getAllFiles())
+    Files.push_back(absolutePath(F));
+  llvm::sort(Files);
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  return Files;
+}
+
+std::string findCompilationDatabaseDir(StringRef File) {
+  SmallString<256> Dir(sys::path::parent_path(absolutePath(File)));
+  while (!Dir.empty()) {
+    for (StringRef Sub : {"", "build"}) {
+      SmallString<256> Candidate(Dir);
+      if (!Sub.empty())
+        sys::path::append(Candidate, Sub);
+      SmallString<256> Json(Candidate);
+      sys::path::append(Json, "compile_commands.json");
+      if (sys::fs::is_regular_file(Json))
+        return Candidate.str().str();
+    }
+    StringRef Parent = sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir.resize(Parent.size()); // The parent is a prefix of Dir.
+  }
+  return "";
+}
 
 Expected<std::vector<FileResult>> runOnFiles(const std::vector<std::string> &Files,
                                              const RunnerOptions &Opts,
@@ -295,19 +398,43 @@ Expected<std::vector<FileResult>> runOnFiles(const std::vector<std::string> &Fil
   Runner R(Opts, Factory);
   if (Error E = R.prepare())
     return E;
+  enableCrashRecovery();
   std::vector<FileResult> Results(Files.size());
+  std::mutex DoneLock;
+  size_t Done = 0;
+  auto AnalyzeOne = [&](size_t I) {
+    analyzeContained(R, Files[I], Results[I]);
+    if (!Opts.OnFileDone)
+      return;
+    std::lock_guard<std::mutex> Guard(DoneLock);
+    Opts.OnFileDone(I, ++Done, Results[I]);
+  };
   unsigned Jobs = Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
   Jobs = std::max(1u, std::min<unsigned>(Jobs, Files.size()));
   if (Jobs == 1) {
     for (size_t I = 0; I < Files.size(); ++I)
-      R.analyze(Files[I], Results[I]);
+      AnalyzeOne(I);
     return Results;
   }
   DefaultThreadPool Pool(hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
-    Pool.async([&, I] { R.analyze(Files[I], Results[I]); });
+    Pool.async([&, I] { AnalyzeOne(I); });
   Pool.wait();
   return Results;
+}
+
+std::vector<std::string> compileDatabaseFiles(StringRef BuildPath) {
+  std::vector<std::string> Out;
+  if (BuildPath.empty())
+    return Out;
+  auto DB = loadDatabase(BuildPath);
+  if (!DB) {
+    consumeError(DB.takeError());
+    return Out;
+  }
+  for (const std::string &F : (*DB)->getAllFiles())
+    Out.push_back(absolutePath(F));
+  return Out;
 }
 
 } // namespace cuda_advisor::frontend

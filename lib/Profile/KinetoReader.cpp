@@ -18,12 +18,16 @@
 //   cat cuda_driver   driver API calls, the same way
 //   cat python_function  with_stack=True: "file.py(12): func" intervals per
 //                     host thread; the innermost one around a runtime call is
-//                     that call's Python stack
+//                     that call's Python stack. The line is where the frame
+//                     was when its event began: the def line for calls made
+//                     while tracing, so the frames name functions, not the
+//                     lines of the calls (StackFrame::FunctionOnly)
 //
 // ts and dur are microseconds (with three decimals) after baseTimeNanoseconds;
 // older traces have no base and give microseconds since the epoch.
 //
 //===----------------------------------------------------------------------===//
+#include "BoundedJson.h"
 #include "cuda-advisor/Profile/Reader.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -156,6 +160,10 @@ StackFrame parsePythonFrame(StringRef Name) {
     F.Loc.File = Name.take_front(Open).str();
     F.Loc.Line = Line;
     F.Function = Name.substr(Close + 3).str();
+    // PyTorch's tracer names a frame when it enters it: the line is the
+    // function's first line (or, for frames already running when tracing
+    // began, the line they were at then), never the line of a later call.
+    F.FunctionOnly = true;
   }
   F.Library = isLibraryPythonFile(F.Loc.File);
   return F;
@@ -536,7 +544,7 @@ Expected<Profile> KinetoReader::read(StringRef Contents) {
           if (Key != "baseTimeNanoseconds" && Key != "deviceProperties" &&
               Key != "computeProperties")
             return true;
-          Expected<json::Value> V = json::parse(Contents.slice(Begin, End));
+          Expected<json::Value> V = parseBoundedJson(Contents.slice(Begin, End));
           if (!V) {
             Err = {Begin, toString(V.takeError())};
             return false;
@@ -565,7 +573,7 @@ Expected<Profile> KinetoReader::read(StringRef Contents) {
   bool Ok = Scan.forEachElement(
       EventsAt,
       [&](size_t Begin, size_t End) {
-        Expected<json::Value> V = json::parse(Contents.slice(Begin, End));
+        Expected<json::Value> V = parseBoundedJson(Contents.slice(Begin, End));
         if (!V) {
           Err = {Begin, toString(V.takeError())};
           return false;

@@ -7,6 +7,7 @@
 // it) and is rejected: a partial profile would mislead the ranking.
 //
 //===----------------------------------------------------------------------===//
+#include "BoundedJson.h"
 #include "cuda-advisor/Profile/Reader.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -184,6 +185,8 @@ private:
   DenseMap<uint32_t, uint32_t> ContextDevice;
   DenseMap<uint64_t, size_t> StackById;        // Record id -> index in P.Stacks.
   DenseMap<uint64_t, uint64_t> CallSiteStack;  // Correlation id -> stack record id.
+  DenseMap<uint64_t, size_t> PyStackById;      // pystack record id -> index in P.Stacks.
+  DenseMap<uint64_t, uint64_t> CallSitePyStack; // Correlation id -> pystack record id.
   DenseMap<uint64_t, std::pair<uint64_t, uint64_t>> CallSiteCopy; // -> (dst, src).
   DenseMap<uint64_t, uint32_t> Threads;
   std::vector<size_t> SyncsWithoutDevice;
@@ -315,9 +318,50 @@ Error NativeReader::readRecord(StringRef Type, const json::Object &O, size_t Lin
     if (!StackById.try_emplace(Id, P.Stacks.size()).second)
       F.problem(formatv("repeats the stack id {0}", Id));
     P.Stacks.push_back(std::move(S));
+  } else if (Type == "pystack") {
+    // The Python frames of a call (docs/profile-format.md): parallel arrays,
+    // innermost first; "user" is the innermost frame of the user's code.
+    uint64_t Id = F.u64("id");
+    const json::Array *Files = O.getArray("files");
+    const json::Array *Lines = O.getArray("lines");
+    const json::Array *Functions = O.getArray("functions");
+    if (!Files || !Lines || !Functions || Files->size() != Lines->size() ||
+        Files->size() != Functions->size()) {
+      F.problem("lacks the arrays \"files\", \"lines\" and \"functions\" of one length");
+    } else {
+      Stack S;
+      std::optional<uint64_t> User;
+      if (O.get("user"))
+        User = F.u64("user");
+      for (size_t I = 0; I < Files->size(); ++I) {
+        StackFrame Frame;
+        std::optional<StringRef> File = (*Files)[I].getAsString();
+        std::optional<int64_t> Line = (*Lines)[I].getAsInteger();
+        std::optional<StringRef> Function = (*Functions)[I].getAsString();
+        if (!File || !Line || *Line < 0 || *Line > INT32_MAX || !Function) {
+          F.problem(formatv("has a frame {0} that is not a file, a line and a function", I));
+          break;
+        }
+        Frame.Loc.File = File->str();
+        Frame.Loc.Line = static_cast<unsigned>(*Line);
+        Frame.Function = Function->str();
+        Frame.Address = static_cast<uint32_t>(I);
+        // The collector decided which frames are the libraries' (torch/,
+        // site-packages, the standard library): those inside the user's.
+        Frame.Library = !User || I < *User;
+        S.Symbols.push_back(std::move(Frame));
+      }
+      if (User && *User < S.Symbols.size() && S.Symbols[*User].Loc.isValid())
+        S.UserFrame = static_cast<int32_t>(*User);
+      if (!PyStackById.try_emplace(Id, P.Stacks.size()).second)
+        F.problem(formatv("repeats the pystack id {0}", Id));
+      P.Stacks.push_back(std::move(S));
+    }
   } else if (Type == "callsite") {
     uint64_t Correlation = F.u64("correlation");
     CallSiteStack[Correlation] = F.u64("stack");
+    if (O.get("pystack"))
+      CallSitePyStack[Correlation] = F.u64("pystack");
     if (O.get("dst") && O.get("src"))
       CallSiteCopy[Correlation] = {F.address("dst"), F.address("src")};
   } else if (Type == "device") {
@@ -424,6 +468,16 @@ void NativeReader::finish() {
       A.CopyDst = Copy->second.first;
       A.CopySrc = Copy->second.second;
     }
+    // A call made from Python: its call site is the user's Python line, where
+    // the collector found one (the native frames are then the interpreter's
+    // and PyTorch's).
+    if (auto Py = CallSitePyStack.find(A.Correlation); Py != CallSitePyStack.end()) {
+      auto S = PyStackById.find(Py->second);
+      if (S != PyStackById.end() && P.Stacks[S->second].UserFrame >= 0) {
+        A.StackIndex = static_cast<int64_t>(S->second);
+        continue;
+      }
+    }
     auto Site = CallSiteStack.find(A.Correlation);
     if (Site == CallSiteStack.end())
       continue;
@@ -461,7 +515,7 @@ Expected<Profile> NativeReader::read() {
       return fail(Path, LineNo, "a record follows the end record");
     if (Text.trim().empty())
       return fail(Path, LineNo, "empty line (each line of a cuda-advisor profile is one record)");
-    Expected<json::Value> V = json::parse(Text);
+    Expected<json::Value> V = parseBoundedJson(Text);
     if (!V) {
       std::string Why = toString(V.takeError());
       if (Last && !EndsWithNewline)

@@ -111,6 +111,7 @@ void Profile::merge(Profile &&Other) {
   appendShifted(Modules, std::move(Other.Modules), PShift);
   appendShifted(Stacks, std::move(Other.Stacks), PShift);
   appendShifted(Metrics, std::move(Other.Metrics), PShift);
+  appendShifted(Ranges, std::move(Other.Ranges), PShift);
   Other = Profile();
 }
 

@@ -1,7 +1,12 @@
 //===- Reader.cpp - Format detection and dispatch --------------------------===//
 #include "cuda-advisor/Profile/Reader.h"
+#include "Sqlite.h"
 
+#include "cuda-advisor/Core/FileIO.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <zlib.h>
@@ -9,6 +14,10 @@
 using namespace llvm;
 
 namespace cuda_advisor::profile {
+
+// Private to lib/Profile: NsysReader.cpp, NvprofReader.cpp.
+Expected<Profile> readNsysSqlite(sqlite::Database &Db);
+Expected<Profile> readNvprofDatabase(sqlite::Database &Db);
 
 const char *formatName(Format F) {
   switch (F) {
@@ -18,6 +27,12 @@ const char *formatName(Format F) {
     return "torch.profiler (Kineto) Chrome trace";
   case Format::NcuCsv:
     return "Nsight Compute CSV";
+  case Format::Sqlite:
+    return "Nsight Systems SQLite export or nvprof database";
+  case Format::NvprofCsv:
+    return "nvprof GPU-trace CSV";
+  case Format::NsysReport:
+    return "Nsight Systems report";
   case Format::Unknown:
     break;
   }
@@ -28,7 +43,10 @@ namespace {
 
 /// Inflates a gzip file (torch.profiler's tensorboard_trace_handler writes
 /// `.pt.trace.json.gz` with use_gzip=True); several members are concatenated.
+/// The inflated text is bounded in proportion to the file: deflate cannot
+/// compress more than 1032:1, so anything past that is not a real trace.
 Expected<std::string> gunzip(StringRef Path, StringRef Data) {
+  const uint64_t Limit = std::min<uint64_t>(MaxInputBytes, uint64_t(Data.size()) * 1032 + 4096);
   std::string Out;
   z_stream Z{};
   if (inflateInit2(&Z, 15 + 16) != Z_OK)
@@ -52,6 +70,13 @@ Expected<std::string> gunzip(StringRef Path, StringRef Data) {
     Z.avail_out = sizeof(Chunk);
     Rc = inflate(&Z, Z_NO_FLUSH);
     Out.append(Chunk, sizeof(Chunk) - Z.avail_out);
+    if (Out.size() > Limit) {
+      inflateEnd(&Z);
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: the gzip-compressed data inflates to more than %llu bytes, "
+                               "more than deflate can compress this file",
+                               Path.str().c_str(), static_cast<unsigned long long>(Limit));
+    }
     if (Rc == Z_STREAM_END) {
       if (Z.avail_in == 0 && !Left)
         break;
@@ -78,6 +103,12 @@ Expected<std::string> gunzip(StringRef Path, StringRef Data) {
 } // namespace
 
 Format detectFormat(StringRef Head) {
+  if (Head.starts_with(sqlite::Magic))
+    return Format::Sqlite;
+  // .nsys-rep and the older .qdrep start with this text, then protobuf.
+  if (Head.starts_with("NVIDIA Tegra Profiler Report") ||
+      Head.starts_with("NVIDIA Nsight Systems Report"))
+    return Format::NsysReport;
   StringRef H = Head.ltrim();
   if (H.starts_with("{\"format\":\"cuda-advisor-profile\"") ||
       H.starts_with("{\"format\": \"cuda-advisor-profile\""))
@@ -95,14 +126,44 @@ Format detectFormat(StringRef Head) {
   if (H.starts_with("\"ID\",\"Process ID\"") || H.contains("\n\"ID\",\"Process ID\"") ||
       H.starts_with("==PROF==") || H.contains("\n==PROF=="))
     return Format::NcuCsv;
+  // nvprof: "==1234== ..." log lines, "======== Profiling result:", then the
+  // table; with --log-file or a redirect, maybe only the table.
+  if (H.starts_with("\"Start\",\"Duration\"") || H.contains("\n\"Start\",\"Duration\"") ||
+      H.starts_with("======== ") || (H.starts_with("==") && H.contains("== NVPROF is profiling")))
+    return Format::NvprofCsv;
   return Format::Unknown;
 }
 
+Expected<Profile> readSqliteProfile(StringRef Path) {
+  Expected<std::unique_ptr<sqlite::Database>> Db = sqlite::Database::open(Path);
+  if (!Db)
+    return Db.takeError();
+  sqlite::Database &D = **Db;
+  bool CuptiTables = any_of(D.tables(), [](const std::string &T) {
+    return StringRef(T).starts_with("CUPTI_ACTIVITY_KIND_");
+  });
+  if (D.hasTable("StringIds") &&
+      (CuptiTables || D.hasTable("TARGET_INFO_GPU") || D.hasTable("ANALYSIS_DETAILS") ||
+       D.hasTable("TARGET_INFO_SESSION_START_TIME")))
+    return readNsysSqlite(D);
+  if (D.hasTable("StringTable") && CuptiTables)
+    return readNvprofDatabase(D);
+  return createStringError(inconvertibleErrorCode(),
+                           "%s: an SQLite database that is neither an Nsight Systems export (no "
+                           "StringIds table) nor an nvprof profile (no StringTable and "
+                           "CUPTI_ACTIVITY_KIND_* tables)",
+                           Path.str().c_str());
+}
+
+/// The formats readProfile reads, for its messages.
+static const char *const KnownFormats =
+    "a cuda-advisor profile, a torch.profiler Chrome trace, an Nsight Compute CSV, an Nsight "
+    "Systems SQLite export, an nvprof database or nvprof's --csv --print-gpu-trace output";
+
 Expected<Profile> readProfile(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readInputFile(Path, "profile");
   if (!Buf)
-    return createStringError(Buf.getError(), "%s: cannot read profile: %s",
-                             Path.str().c_str(), Buf.getError().message().c_str());
+    return Buf.takeError();
   StringRef Contents = (*Buf)->getBuffer();
   std::string Inflated;
   if (Contents.starts_with("\x1f\x8b")) {
@@ -114,18 +175,42 @@ Expected<Profile> readProfile(StringRef Path) {
   }
   if (Contents.trim().empty())
     return createStringError(inconvertibleErrorCode(),
-                             "%s: the profile is empty (expected a cuda-advisor profile, a "
-                             "torch.profiler Chrome trace or an Nsight Compute CSV)",
-                             Path.str().c_str());
+                             "%s: the profile is empty (expected %s)",
+                             Path.str().c_str(), KnownFormats);
+  std::optional<Expected<Profile>> Read;
   switch (detectFormat(Contents.take_front(4096))) {
+  case Format::Sqlite:
+    Read.emplace(readSqliteProfile(Path));
+    break;
+  case Format::NsysReport: {
+    // The command that writes what we read, for this very file.
+    SmallString<128> Out(Path);
+    sys::path::replace_extension(Out, ".sqlite");
+    return createStringError(
+        inconvertibleErrorCode(),
+        "%s: an Nsight Systems report, which only Nsight Systems reads; export it to SQLite "
+        "and pass that file instead: `nsys export --type sqlite -o %s %s`",
+        Path.str().c_str(), Out.c_str(), Path.str().c_str());
+  }
+  case Format::NvprofCsv:
+    Read.emplace(readNvprofCsv(Path, Contents));
+    break;
   case Format::Native:
-    return readNativeProfile(Path, Contents);
+    Read.emplace(readNativeProfile(Path, Contents));
+    break;
   case Format::Kineto:
-    return readKinetoTrace(Path, Contents);
+    Read.emplace(readKinetoTrace(Path, Contents));
+    break;
   case Format::NcuCsv:
-    return readNcuCsv(Path, Contents);
+    Read.emplace(readNcuCsv(Path, Contents));
+    break;
   case Format::Unknown:
     break;
+  }
+  if (Read) {
+    if (*Read)
+      dropImpossibleRecords(**Read);
+    return std::move(*Read);
   }
   StringRef Kind = "not a profile format cuda-advisor reads";
   if (Contents.take_front(4096).contains('\0'))
@@ -136,9 +221,8 @@ Expected<Profile> readProfile(StringRef Path) {
   else if (Contents.take_front(4096).contains(','))
     Kind = "a CSV or text file that is not a profile";
   return createStringError(inconvertibleErrorCode(),
-                           "%s: %s (expected a cuda-advisor profile, a torch.profiler Chrome "
-                           "trace or an Nsight Compute CSV)",
-                           Path.str().c_str(), Kind.str().c_str());
+                           "%s: %s (expected %s)", Path.str().c_str(), Kind.str().c_str(),
+                           KnownFormats);
 }
 
 } // namespace cuda_advisor::profile

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Rank/Rank.h"
+#include "Locate.h"
+#include "Merge.h"
 #include "RuntimeRules.h"
 #include "cuda-advisor/Rank/CostModel.h"
 #include "cuda-advisor/Rank/Join.h"
@@ -16,6 +18,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -24,6 +27,16 @@ using namespace cuda_advisor::profile;
 
 namespace cuda_advisor::rank {
 namespace {
+
+/// No finding claims more time than the run had, whatever the records say.
+void clampToRun(Cost &C, const RunSummary &S) {
+  if (S.WallNs) {
+    C.MeasuredNs = std::min(C.MeasuredNs, S.WallNs);
+    C.SavingNs = std::min(C.SavingNs, S.WallNs);
+  }
+  C.GpuShare = std::clamp(C.GpuShare, 0.0, 1.0);
+  C.WallShare = std::clamp(C.WallShare, 0.0, 1.0);
+}
 
 void summarize(const ProfileIndex &Index, RunSummary &S) {
   const Profile &P = Index.profile();
@@ -38,6 +51,17 @@ void summarize(const ProfileIndex &Index, RunSummary &S) {
     S.CopyNs += C.duration();
   for (const Memset &M : P.Memsets)
     S.MemsetNs += M.duration();
+  std::map<std::pair<ProcessIndex, uint32_t>, std::vector<Interval>> KernelIv, TransferIv;
+  for (const Kernel &K : P.Kernels)
+    KernelIv[{K.Process, K.Device}].push_back({K.Start, K.End});
+  for (const Copy &C : P.Copies)
+    TransferIv[{C.Process, C.Device}].push_back({C.Start, C.End});
+  for (const Memset &M : P.Memsets)
+    TransferIv[{M.Process, M.Device}].push_back({M.Start, M.End});
+  for (auto &[Key, V] : KernelIv)
+    S.KernelBusyNs += IntervalSet(std::move(V)).total();
+  for (auto &[Key, V] : TransferIv)
+    S.TransferBusyNs += IntervalSet(std::move(V)).total();
   S.Kernels = P.Kernels.size();
   S.Copies = P.Copies.size();
   S.ApiCalls = P.ApiCalls.size();
@@ -182,7 +206,7 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   // The static findings. Records[I]: the API calls and kernels finding I is
   // about, so that the total saving counts each record once.
   Claims C;
-  std::vector<std::pair<std::vector<size_t>, std::vector<size_t>>> Records(Findings.size());
+  std::vector<RecordSet> Records(Findings.size());
   for (size_t I = 0; I < Findings.size(); ++I) {
     Finding &F = Findings[I];
     Match M = Join.match(F);
@@ -195,8 +219,11 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
     }
     F.Ranking = std::move(*Estimate);
     shareOfOwnRuns(*F.Ranking, Index, M.Calls, M.Kernels, {});
+    clampToRun(*F.Ranking, S);
     C.Calls[F.CheckId].insert(M.Calls.begin(), M.Calls.end());
     C.Kernels[F.CheckId].insert(M.Kernels.begin(), M.Kernels.end());
+    llvm::sort(M.Calls);
+    llvm::sort(M.Kernels);
     Records[I] = {std::move(M.Calls), std::move(M.Kernels)};
   }
 
@@ -205,9 +232,15 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   // (RuntimeFinding::OverlapOf).
   std::map<size_t, ProcessIndex> OverlapOf;
   GlobList Enabled(Cfg.Checks);
-  for (RuntimeFinding &R : runRuntimeRules(Model, Cfg, Enabled)) {
-    if (coveredByStatic(R, C))
-      continue;
+  std::vector<RuntimeFinding> Runtime = runRuntimeRules(Model, Cfg, Enabled);
+  // A static finding of the same fix (transfer-in-loop for repeated copies)
+  // replaces the runtime one; one of another fix on the same records
+  // absorbs it, as do runtime findings of each other: one thief, one finding.
+  llvm::erase_if(Runtime, [&](const RuntimeFinding &R) { return coveredByStatic(R, C); });
+  placeAtFunctions(Runtime, P);
+  mergeIntoStatic(Runtime, Findings, Records);
+  mergeRuntime(Runtime);
+  for (RuntimeFinding &R : Runtime) {
     if (R.OverlapOf)
       OverlapOf[Findings.size()] = *R.OverlapOf;
     if (P.Processes.size() > 1)
@@ -215,8 +248,9 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
     std::vector<size_t> Calls(R.Calls.begin(), R.Calls.end()),
         Kernels(R.Kernels.begin(), R.Kernels.end());
     shareOfOwnRuns(*R.F.Ranking, Index, Calls, Kernels, R.Processes);
+    clampToRun(*R.F.Ranking, S);
     Findings.push_back(std::move(R.F));
-    Records.emplace_back(std::move(Calls), std::move(Kernels));
+    Records.push_back({std::move(Calls), std::move(Kernels)});
   }
 
   // Order: ranked by saving (then by measured time), the rest as they were.

@@ -8,6 +8,7 @@
 // estimates.
 //
 //===----------------------------------------------------------------------===//
+#include "RuleContext.h"
 #include "RuntimeRules.h"
 #include "cuda-advisor/Rank/Occupancy.h"
 #include "cuda-advisor/Rank/Rank.h"
@@ -23,36 +24,95 @@ using namespace cuda_advisor::profile;
 
 namespace cuda_advisor::rank {
 
-const std::vector<CheckInfo> &runtimeRules() {
-  static const std::vector<CheckInfo> Rules = {
-      {"runtime-repeated-copies",
+namespace {
+
+using RuleFn = void (Rules::*)(std::vector<RuntimeFinding> &);
+struct RuleEntry {
+  CheckInfo Info;
+  RuleFn Run;
+};
+
+/// The one list of runtime rules: what --list-checks, SARIF and the docs
+/// index show, and the member function of Rules that runs each.
+const std::vector<RuleEntry> &ruleTable() {
+  static const std::vector<RuleEntry> Table = {
+      {{"runtime-repeated-copies",
        "the same copy (direction, size, host memory and call site) repeated many times: upload "
        "the data once if it does not change, download only the result that is needed",
        Severity::Warning, true},
-      {"runtime-pageable-copies",
+       &Rules::repeatedCopies},
+      {{"runtime-pageable-copies",
        "copies between the GPU and pageable host memory, which the runtime stages and makes "
        "synchronous: pin the host buffers",
        Severity::Warning, true},
-      {"runtime-small-copies",
+       &Rules::pageableCopies},
+      {{"runtime-small-copies",
        "many small copies whose fixed per-copy cost dominates their transfer time: batch them",
        Severity::Warning, true},
-      {"runtime-gpu-idle-gaps",
+       &Rules::smallCopies},
+      {{"runtime-gpu-idle-gaps",
        "long gaps between GPU work while the host computes: the CPU is the bottleneck",
        Severity::Warning, true},
-      {"runtime-sync-heavy",
+       &Rules::idleGaps},
+      {{"runtime-sync-heavy",
        "frequent synchronizations that drain the GPU's queue and leave it idle (a jagged "
        "timeline)",
        Severity::Warning, true},
-      {"runtime-low-occupancy",
+       &Rules::syncHeavy},
+      {{"runtime-low-occupancy",
        "launches whose theoretical occupancy is low for their block size, registers and shared "
        "memory, where another block size does better",
        Severity::Warning, true},
-      {"runtime-launch-bound",
+       &Rules::lowOccupancy},
+      {{"runtime-launch-bound",
        "streams of kernels shorter than their launch overhead, back to back: fuse them or "
        "capture them in a CUDA Graph",
        Severity::Warning, true},
+       &Rules::launchBound},
+      {{"runtime-tensor-cores-unused",
+        "FP32 matrix multiplies and convolutions on the GPU's FP32 units where TF32 or "
+        "BF16/FP16 autocast would run them on tensor cores",
+        Severity::Warning, true},
+       &Rules::tensorCoresUnused},
+      {{"runtime-repeated-sequence",
+        "the same short kernel sequence launched many times in a row with the GPU mostly "
+        "idle (a model called on one sample at a time): batch the calls",
+        Severity::Warning, true},
+       &Rules::repeatedSequence},
+      {{"runtime-elementwise-chain",
+        "consecutive element-wise kernels over tensors of one size, each reading and writing "
+        "memory: one fused operation (torch.compile) does it in one pass",
+        Severity::Warning, true},
+       &Rules::elementwiseChain},
+      {{"runtime-low-copy-overlap",
+        "copies between host and GPU and kernels that ran one after the other instead of "
+        "overlapping on separate streams (nvvp's 'Low Memcpy/Compute Overlap')",
+        Severity::Warning, true},
+       &Rules::lowCopyOverlap},
+      {{"runtime-low-kernel-concurrency",
+        "kernels too small to fill the GPU that ran one at a time on one stream, leaving most "
+        "SMs idle (nvvp's 'Low Kernel Concurrency')",
+        Severity::Warning, true},
+       &Rules::lowKernelConcurrency},
+      {{"runtime-low-copy-throughput",
+        "copies between pinned host memory and the GPU that reached far less than the link's "
+        "bandwidth, mostly by being small (nvvp's 'Low Memcpy Throughput')",
+        Severity::Warning, true},
+       &Rules::lowCopyThroughput},
   };
-  return Rules;
+  return Table;
+}
+
+} // namespace
+
+const std::vector<CheckInfo> &runtimeRules() {
+  static const std::vector<CheckInfo> Infos = [] {
+    std::vector<CheckInfo> Out;
+    for (const RuleEntry &E : ruleTable())
+      Out.push_back(E.Info);
+    return Out;
+  }();
+  return Infos;
 }
 
 std::vector<StringRef> coveringChecks(StringRef RuleId) {
@@ -62,155 +122,23 @@ std::vector<StringRef> coveringChecks(StringRef RuleId) {
     return {"transfer-pageable-async"};
   if (RuleId == "runtime-sync-heavy")
     return {"sync-in-loop", "sync-redundant"};
-  if (RuleId == "runtime-launch-bound")
+  if (RuleId == "runtime-launch-bound" || RuleId == "runtime-elementwise-chain")
     return {"kernel-fusion"};
   if (RuleId == "runtime-low-occupancy")
     return {"launch-block-size"};
+  if (RuleId == "runtime-low-copy-throughput")
+    return {"transfer-in-loop", "transfer-pageable-async"};
   return {};
 }
 
 namespace {
-
-std::string describe(const SourceLocation &L) {
-  return L.File + ":" + std::to_string(L.Line);
-}
-
-/// A short display name for a kernel: demangled, without return type and
-/// parameters, shortened in the middle when long.
-std::string kernelName(const Kernel &K) {
-  std::string N = kernelKey(K.Demangled.empty() ? K.Name : K.Demangled);
-  if (N.size() > 90)
-    N = N.substr(0, 60) + "..." + N.substr(N.size() - 25);
-  return N;
-}
-
-class Rules {
-public:
-  Rules(const CostModel &Model, const Config &Cfg)
-      : Model(Model), Index(Model.index()), P(Index.profile()), Cfg(Cfg) {}
-
-  void repeatedCopies(std::vector<RuntimeFinding> &Out);
-  void pageableCopies(std::vector<RuntimeFinding> &Out);
-  void smallCopies(std::vector<RuntimeFinding> &Out);
-  void idleGaps(std::vector<RuntimeFinding> &Out);
-  void syncHeavy(std::vector<RuntimeFinding> &Out);
-  void lowOccupancy(std::vector<RuntimeFinding> &Out);
-  void launchBound(std::vector<RuntimeFinding> &Out);
-
-private:
-  int64_t option(StringRef Rule, StringRef Name, int64_t Default) const {
-    return Cfg.Options.getInt(Rule, Name, Default);
-  }
-  double optionShare(StringRef Rule, StringRef Name, double Default) const {
-    return Cfg.Options.getDouble(Rule, Name, Default);
-  }
-  /// The user call site of call I, if its stack has one.
-  const SourceLocation *siteOf(size_t I) const {
-    const Stack *S = Index.stackOf(I);
-    const StackFrame *F = S ? S->userFrame() : nullptr;
-    return F ? &F->Loc : nullptr;
-  }
-  /// The launch site of kernel K (launched by call I): the user frame of
-  /// the call's stack that is not the kernel's own host stub (nvcc and
-  /// Clang route a <<<>>> launch through a function named like the kernel).
-  const SourceLocation *launchSiteOf(size_t I, const Kernel &K) const {
-    const Stack *S = Index.stackOf(I);
-    if (!S || !S->userFrame())
-      return nullptr;
-    std::string Key = kernelKey(K.Demangled.empty() ? K.Name : K.Demangled);
-    for (size_t F = static_cast<size_t>(S->UserFrame); F < S->Symbols.size(); ++F) {
-      const StackFrame &Fr = S->Symbols[F];
-      if (Fr.Library || !Fr.Loc.isValid())
-        continue;
-      if (!Fr.Function.empty() && kernelKey(Fr.Function) == Key)
-        continue;
-      return &Fr.Loc;
-    }
-    return &S->userFrame()->Loc;
-  }
-  /// Whether Saving is worth a finding: at least MinShare of the stretch
-  /// from the process's first to its last GPU work (the process's wall time
-  /// also holds CUDA's start-up, which dwarfs short programs).
-  /// Idle gaps of the GPU at least this long are phases of the program
-  /// (start-up, loading a data set, evaluation, I/O), not the rhythm of its
-  /// loops: a whole `python train.py` spends seconds importing and building
-  /// before its first step.
-  uint64_t phaseGapNs(StringRef Rule) const {
-    return static_cast<uint64_t>(option(Rule, "PhaseGapMs", 1000)) * 1000000;
-  }
-  /// The time from the first to the last GPU work of Busy, less its phase gaps.
-  uint64_t activeSpan(StringRef Rule, const IntervalSet &Busy) const {
-    if (Busy.empty())
-      return 0;
-    Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
-    uint64_t Length = Span.length();
-    for (const Interval &G : Busy.gaps(Span))
-      if (G.length() >= phaseGapNs(Rule))
-        Length -= G.length();
-    return Length;
-  }
-  /// Overlapping the host's work with the GPU's hides the shorter of the
-  /// two: a saving Idle of such overlap is at most the GPU's busy time
-  /// GpuBusy (a start-up of seconds before a few ms of GPU work saves ms).
-  /// Returns the bounded saving and says so in How when it bounds it.
-  static uint64_t boundByGpuBusy(uint64_t Idle, uint64_t GpuBusy, std::string &How) {
-    if (Idle <= GpuBusy)
-      return Idle;
-    How += formatv("; overlapping the host's work with the GPU's hides at most the GPU's own "
-                   "{0} of work, so the saving is that",
-                   formatDuration(GpuBusy))
-               .str();
-    return GpuBusy;
-  }
-  bool worthIt(StringRef Rule, ProcessIndex Proc, uint64_t Saving) const {
-    double MinShare = optionShare(Rule, "MinSavingShare", 0.01);
-    const IntervalSet &Busy = Index.busy(Proc);
-    uint64_t Base = Busy.empty() ? Index.wallNs(Proc) : activeSpan(Rule, Busy);
-    return Saving > 0 && static_cast<double>(Saving) >= MinShare * static_cast<double>(Base);
-  }
-  RuntimeFinding finding(StringRef Rule, std::string Message, const SourceLocation *Site,
-                         Cost C) const {
-    RuntimeFinding R;
-    R.F.CheckId = Rule.str();
-    R.F.Level = Severity::Warning;
-    R.F.Message = std::move(Message);
-    if (Site)
-      R.F.Loc = *Site;
-    R.F.Ranking = std::move(C);
-    return R;
-  }
-  /// The copy records of call I.
-  SmallVector<const Copy *, 2> copiesOf(size_t I) const {
-    SmallVector<const Copy *, 2> Out;
-    for (WorkRef W : Index.workOf(I))
-      if (W.Kind == WorkKind::Copy)
-        Out.push_back(&P.Copies[W.Index]);
-    return Out;
-  }
-  /// Host intervals of the calls that make the host wait for the GPU.
-  IntervalSet waitingCalls(ProcessIndex Proc) const {
-    std::vector<Interval> V;
-    for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
-      const ApiCall &A = P.ApiCalls[I];
-      StringRef F = apiFamily(A.Name);
-      if (A.Process == Proc && (F == "sync" || F == "free" || F == "alloc" || Index.blocks(I)))
-        V.push_back({A.Start, A.End});
-    }
-    return IntervalSet(std::move(V));
-  }
-
-  const CostModel &Model;
-  const ProfileIndex &Index;
-  const Profile &P;
-  const Config &Cfg;
-};
-
 /// Copy calls grouped by what a rule compares.
 struct CopyGroup {
   std::vector<size_t> Calls;
   uint64_t Bytes = 0, Cost = 0;
   const SourceLocation *Site = nullptr;
 };
+} // namespace
 
 void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-repeated-copies";
@@ -299,6 +227,8 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
                                                      : CostModel::Clock::Gpu);
     RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
     R.Calls.insert(G.Calls.begin(), G.Calls.end());
+    // Without the copies' pointers, that it is the same data is a guess.
+    R.Conditional = !Known;
     Out.push_back(std::move(R));
   }
 }
@@ -440,8 +370,13 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
       continue;
     Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
     IntervalSet Waiting = waitingCalls(Proc);
-    uint64_t Idle = 0, Count = 0, Longest = 0;
+    std::vector<std::pair<uint64_t, WorkRef>> Starts = workByStart(Proc, Dev);
+    uint64_t Idle = 0, Count = 0, Longest = 0, Saving = 0;
     uint64_t Active = activeSpan(Id, Busy), Phases = Span.length() - Active;
+    // The host's work in each gap, by the call site of the work that ended
+    // it: where the host was when the GPU got work again.
+    std::map<std::string, std::pair<uint64_t, const SourceLocation *>> Sites;
+    uint64_t PrevEnd = Span.Start;
     for (const Interval &G : Busy.gaps(Span)) {
       // The time the host spent inside calls that wait for the GPU belongs
       // to the synchronization and copy rules.
@@ -451,13 +386,34 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
       Idle += HostWork;
       Longest = std::max(Longest, HostWork);
       ++Count;
+      // Run ahead of the GPU, the host's work overlaps the GPU's work
+      // before the gap: the shorter of the two is saved.
+      Saving += std::min(HostWork, Busy.covered({PrevEnd, G.Start}));
+      PrevEnd = G.End;
+      auto Next = std::lower_bound(Starts.begin(), Starts.end(), G.End,
+                                   [](const auto &W, uint64_t T) { return W.first < T; });
+      if (Next == Starts.end())
+        continue;
+      if (std::optional<size_t> L = Index.launcher(Next->second))
+        if (const SourceLocation *S = siteOf(*L)) {
+          auto &E = Sites[describe(*S)];
+          E.first += HostWork;
+          E.second = S;
+        }
     }
     if (Count < MinGaps || static_cast<double>(Idle) < MinShare * static_cast<double>(Active))
       continue;
+    const SourceLocation *Top = nullptr;
+    uint64_t TopIdle = 0;
+    for (auto &[K, E] : Sites)
+      if (E.first > TopIdle) {
+        TopIdle = E.first;
+        Top = E.second;
+      }
     std::string Gpu = GpusOf[Proc] > 1 ? formatv("GPU {0}", Dev).str() : std::string("the GPU");
     std::string Msg =
         formatv("{5} waited for the CPU {0} times, {1} in all ({2}% of the {3} between its "
-                "first and last work{6}; the longest gap {4}): the host's own work between "
+                "first and last work{6}; the longest gap {4}){7}: the host's own work between "
                 "launches is the bottleneck; overlap it with the GPU (asynchronous data "
                 "loading, more work per launch, CUDA Graphs)",
                 Count, formatDuration(Idle),
@@ -468,15 +424,19 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                                  "loading, evaluation)",
                                  formatDuration(Phases), formatDuration(phaseGapNs(Id)))
                              .str()
-                       : std::string());
+                       : std::string(),
+                Top ? formatv("; {0} of it before the GPU work queued from there", formatDuration(TopIdle))
+                          .str()
+                    : std::string());
     std::string How =
-        formatv("an upper bound: the idle gaps of at least {0} while the host was not waiting "
-                "in a CUDA call, if all that host work ran concurrently with the GPU",
-                formatDuration(MinGap))
+        formatv("what overlap saves: gap by gap (gaps of at least {0} while the host was not "
+                "waiting in a CUDA call), the shorter of the host's work in the gap and the "
+                "GPU's work before it, as if the host had run ahead; the gaps' sum, {1}, is "
+                "only an upper bound",
+                formatDuration(MinGap), formatDuration(Idle))
             .str();
-    uint64_t Saving = boundByGpuBusy(Idle, Busy.total(), How);
     Cost C = Model.make(Count, Idle, Saving, std::move(How), CostModel::Clock::Host);
-    RuntimeFinding R = finding(Id, std::move(Msg), nullptr, std::move(C));
+    RuntimeFinding R = finding(Id, std::move(Msg), Top, std::move(C));
     R.Processes.insert(Proc);
     R.OverlapOf = Proc;
     R.F.Evidence["device"] = static_cast<int64_t>(Dev);
@@ -685,25 +645,242 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
   }
 }
 
-} // namespace
+static bool isHostDeviceCopy(const Copy &C) {
+  return C.Kind == CopyKind::HtoD || C.Kind == CopyKind::DtoH;
+}
+
+void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
+  static constexpr StringRef Id = "runtime-low-copy-overlap";
+  double MaxOverlap = optionShare(Id, "MaxOverlapShare", 0.1);
+  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies", 4));
+  struct Device {
+    std::vector<Interval> CopyIv, KernelIv;
+    std::vector<size_t> Copies, Kernels;
+    uint64_t PageableBytes = 0, Bytes = 0;
+    std::set<uint32_t> Streams;
+  };
+  std::map<std::pair<ProcessIndex, uint32_t>, Device> Devices;
+  for (size_t I = 0; I < P.Copies.size(); ++I) {
+    const Copy &C = P.Copies[I];
+    if (!isHostDeviceCopy(C) || !C.duration())
+      continue;
+    Device &D = Devices[{C.Process, C.Device}];
+    D.CopyIv.push_back({C.Start, C.End});
+    D.Copies.push_back(I);
+    D.Bytes += C.Bytes;
+    if (C.Src == MemoryKind::Pageable || C.Dst == MemoryKind::Pageable)
+      D.PageableBytes += C.Bytes;
+    D.Streams.insert(C.Stream);
+  }
+  for (size_t I = 0; I < P.Kernels.size(); ++I) {
+    const Kernel &K = P.Kernels[I];
+    auto It = Devices.find({K.Process, K.Device});
+    if (It == Devices.end() || !K.duration())
+      continue;
+    It->second.KernelIv.push_back({K.Start, K.End});
+    It->second.Kernels.push_back(I);
+    It->second.Streams.insert(K.Stream);
+  }
+  for (auto &[Key, D] : Devices) {
+    if (D.Copies.size() < MinCopies || D.Kernels.size() < 2)
+      continue;
+    // Only copies issued between the device's kernels can be pipelined with
+    // them as the program stands; an upload before all work and a download
+    // after it cannot overlap without restructuring the program.
+    uint64_t FirstKernel = UINT64_MAX, LastKernel = 0;
+    for (const Interval &I : D.KernelIv) {
+      FirstKernel = std::min(FirstKernel, I.Start);
+      LastKernel = std::max(LastKernel, I.End);
+    }
+    uint64_t Between = llvm::count_if(D.CopyIv, [&](const Interval &I) {
+      return I.Start >= FirstKernel && I.End <= LastKernel;
+    });
+    if (Between < MinCopies)
+      continue;
+    IntervalSet Copies(std::move(D.CopyIv)), Kernels(std::move(D.KernelIv));
+    uint64_t Overlap = 0;
+    for (const Interval &I : Copies.intervals())
+      Overlap += Kernels.covered(I);
+    uint64_t Shorter = std::min(Copies.total(), Kernels.total());
+    if (!Shorter || static_cast<double>(Overlap) > MaxOverlap * static_cast<double>(Shorter))
+      continue;
+    // Split into chunks on two or more streams, each chunk's copies run
+    // while another chunk's kernels do: at best the shorter of the two
+    // activities hides behind the longer.
+    uint64_t Saving = Shorter - Overlap;
+    ProcessIndex Proc = Key.first;
+    if (!worthIt(Id, Proc, Saving))
+      continue;
+    int Share = static_cast<int>(std::lround(100.0 * static_cast<double>(Overlap) /
+                                             static_cast<double>(Shorter)));
+    bool Pageable = 2 * D.PageableBytes >= D.Bytes;
+    std::string Msg = formatv(
+        "copies between host and GPU overlapped kernels for only {0}% of the time they could: "
+        "{1} of copies ({2}) and {3} of kernels ({4}) ran one after the other on {5} "
+        "stream{6} of device {7}; split the data into chunks and issue each chunk's "
+        "cudaMemcpyAsync and kernels on its own stream{8} so that copies overlap other chunks' "
+        "kernels (in PyTorch: non_blocking=True copies from pinned tensors on a side "
+        "torch.cuda.Stream)",
+        Share, formatDuration(Copies.total()), D.Copies.size(), formatDuration(Kernels.total()),
+        D.Kernels.size(), D.Streams.size(), D.Streams.size() == 1 ? "" : "s", Key.second,
+        Pageable ? " (from pinned memory: pageable copies cannot overlap anything)" : "");
+    Cost C = Model.make(D.Copies.size() + D.Kernels.size(), Copies.total() + Kernels.total(),
+                        Saving,
+                        "with copies and kernels pipelined over streams, the shorter of the two "
+                        "(less what already overlaps) hides behind the longer: an upper bound, "
+                        "as the first chunk's copy and the last one's kernel stay exposed");
+    const SourceLocation *Site = nullptr;
+    RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
+    for (size_t I : D.Copies)
+      if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Copy, I}))
+        F.Calls.insert(*L);
+    F.Kernels.insert(D.Kernels.begin(), D.Kernels.end());
+    if (!F.Calls.empty())
+      if (const SourceLocation *S = siteOf(*F.Calls.begin()))
+        F.F.Loc = *S;
+    Out.push_back(std::move(F));
+  }
+}
+
+void Rules::lowKernelConcurrency(std::vector<RuntimeFinding> &Out) {
+  static constexpr StringRef Id = "runtime-low-kernel-concurrency";
+  uint64_t MinKernels = static_cast<uint64_t>(option(Id, "MinKernels", 10));
+  double MaxFill = optionShare(Id, "MaxSmShare", 0.5);
+  // (process, device) -> kernels by start.
+  std::map<std::pair<ProcessIndex, uint32_t>, std::vector<size_t>> ByDevice;
+  for (size_t I = 0; I < P.Kernels.size(); ++I)
+    if (P.Kernels[I].duration())
+      ByDevice[{P.Kernels[I].Process, P.Kernels[I].Device}].push_back(I);
+  for (auto &[Key, Ks] : ByDevice) {
+    const profile::Device *Dev = Index.deviceOf(Key.first, Key.second);
+    if (!Dev || Dev->NumSMs <= 0)
+      continue;
+    llvm::sort(Ks, [&](size_t A, size_t B) { return P.Kernels[A].Start < P.Kernels[B].Start; });
+    // Kernels that ran alone (no other kernel of the device overlapped
+    // them) with fewer blocks than MaxFill of the SMs.
+    std::vector<size_t> Alone;
+    std::set<uint32_t> Streams;
+    uint64_t Time = 0;
+    double IdleSmTime = 0, SmShareSum = 0;
+    uint64_t PrevEnd = 0;
+    for (size_t J = 0; J < Ks.size(); ++J) {
+      const Kernel &K = P.Kernels[Ks[J]];
+      bool OverlapsPrev = J > 0 && K.Start < PrevEnd;
+      bool OverlapsNext = J + 1 < Ks.size() && P.Kernels[Ks[J + 1]].Start < K.End;
+      PrevEnd = std::max(PrevEnd, K.End);
+      uint64_t Blocks = static_cast<uint64_t>(K.Grid[0]) * K.Grid[1] * K.Grid[2];
+      if (OverlapsPrev || OverlapsNext || !Blocks)
+        continue;
+      double Fill = std::min(1.0, static_cast<double>(Blocks) / Dev->NumSMs);
+      if (Fill > MaxFill)
+        continue;
+      Alone.push_back(Ks[J]);
+      Streams.insert(K.Stream);
+      Time += K.duration();
+      SmShareSum += Fill;
+      IdleSmTime += (1 - Fill) * static_cast<double>(K.duration());
+    }
+    if (Alone.size() < MinKernels)
+      continue;
+    // Concurrent kernels share the SMs they leave idle, but also the
+    // memory bandwidth and the launch queue: half of the idle SM time is
+    // counted.
+    uint64_t Saving = static_cast<uint64_t>(IdleSmTime / 2);
+    if (!worthIt(Id, Key.first, Saving))
+      continue;
+    const Kernel &First = P.Kernels[Alone.front()];
+    std::string Msg = formatv(
+        "{0} kernels with fewer blocks than the GPU's {1} SMs (on average {2}% of the SMs, "
+        "e.g. '{3}') ran one at a time on {4} stream{5}, {6} in all: if they are "
+        "independent, launch them on separate streams (or batch them into one launch) so "
+        "that they share the GPU",
+        Alone.size(), Dev->NumSMs,
+        static_cast<int>(std::lround(100.0 * SmShareSum / static_cast<double>(Alone.size()))),
+        kernelName(First), Streams.size(), Streams.size() == 1 ? "" : "s",
+        formatDuration(Time));
+    Cost C = Model.make(Alone.size(), Time, Saving,
+                        "half of the SM time these kernels left idle (SMs without a block of "
+                        "theirs) is counted, as concurrent kernels also share memory bandwidth");
+    const SourceLocation *Site = nullptr;
+    if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Alone.front()}))
+      Site = launchSiteOf(*L, First);
+    RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
+    F.Kernels.insert(Alone.begin(), Alone.end());
+    Out.push_back(std::move(F));
+  }
+}
+
+void Rules::lowCopyThroughput(std::vector<RuntimeFinding> &Out) {
+  static constexpr StringRef Id = "runtime-low-copy-throughput";
+  double MinShare = optionShare(Id, "MinLinkShare", 0.5);
+  uint64_t SmallBytes = static_cast<uint64_t>(option(Id, "SmallBytes", 256 * 1024));
+  struct Group {
+    std::vector<size_t> Copies;
+    uint64_t Bytes = 0, Time = 0, Small = 0;
+  };
+  std::map<std::tuple<ProcessIndex, uint32_t, CopyKind>, Group> Groups;
+  for (size_t I = 0; I < P.Copies.size(); ++I) {
+    const Copy &C = P.Copies[I];
+    if (!isHostDeviceCopy(C) || !C.duration() || !C.Bytes)
+      continue;
+    // Pageable copies are runtime-pageable-copies' finding.
+    if (C.Src == MemoryKind::Pageable || C.Dst == MemoryKind::Pageable)
+      continue;
+    Group &G = Groups[{C.Process, C.Device, C.Kind}];
+    G.Copies.push_back(I);
+    G.Bytes += C.Bytes;
+    G.Time += C.duration();
+    if (C.Bytes < SmallBytes)
+      ++G.Small;
+  }
+  for (auto &[Key, G] : Groups) {
+    auto [Proc, Dev, Dir] = Key;
+    std::string Source;
+    double Link = Model.pinnedBandwidth(Proc, Dev, Dir, &Source);
+    if (Link <= 0)
+      continue;
+    double Achieved = static_cast<double>(G.Bytes) / static_cast<double>(G.Time);
+    if (Achieved >= MinShare * Link)
+      continue;
+    uint64_t AtLink = static_cast<uint64_t>(static_cast<double>(G.Bytes) / Link);
+    uint64_t Saving = G.Time > AtLink ? G.Time - AtLink : 0;
+    if (!worthIt(Id, Proc, Saving))
+      continue;
+    std::string Why =
+        2 * G.Small >= G.Copies.size()
+            ? formatv("{0} of the {1} copies are smaller than {2}, where the per-copy cost "
+                      "dominates: batch them into fewer, larger copies",
+                      G.Small, G.Copies.size(), formatBytes(SmallBytes))
+                  .str()
+            : std::string("the copies are neither small nor pageable: check for strided (2D) "
+                          "copies or other traffic on the link");
+    std::string Msg = formatv(
+        "{0} {1} copies moved {2} at {3}, {4}% of the link's {5}: {6}", G.Copies.size(),
+        copyKindName(Dir), formatBytes(G.Bytes), formatBandwidth(Achieved),
+        static_cast<int>(std::lround(100.0 * Achieved / Link)), formatBandwidth(Link), Why);
+    Cost C = Model.make(G.Copies.size(), G.Time, Saving,
+                        formatv("the bytes at the link's bandwidth ({0}) instead of the "
+                                "measured time",
+                                Source)
+                            .str());
+    RuntimeFinding F = finding(Id, std::move(Msg), nullptr, std::move(C));
+    for (size_t I : G.Copies)
+      if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Copy, I}))
+        F.Calls.insert(*L);
+    if (!F.Calls.empty())
+      if (const SourceLocation *S = siteOf(*F.Calls.begin()))
+        F.F.Loc = *S;
+    Out.push_back(std::move(F));
+  }
+}
 
 std::vector<RuntimeFinding> runRuntimeRules(const CostModel &Model, const Config &Cfg,
                                             const GlobList &Enabled) {
   Rules R(Model, Cfg);
   std::vector<RuntimeFinding> Out;
-  using RuleFn = void (Rules::*)(std::vector<RuntimeFinding> &);
-  static const std::pair<const char *, RuleFn> All[] = {
-      {"runtime-repeated-copies", &Rules::repeatedCopies},
-      {"runtime-pageable-copies", &Rules::pageableCopies},
-      {"runtime-small-copies", &Rules::smallCopies},
-      {"runtime-gpu-idle-gaps", &Rules::idleGaps},
-      {"runtime-sync-heavy", &Rules::syncHeavy},
-      {"runtime-low-occupancy", &Rules::lowOccupancy},
-      {"runtime-launch-bound", &Rules::launchBound},
-  };
-  for (auto [Id, Fn] : All)
-    if (Enabled.contains(Id))
-      (R.*Fn)(Out);
+  for (const RuleEntry &E : ruleTable())
+    if (Enabled.contains(E.Info.Id))
+      (R.*E.Run)(Out);
   return Out;
 }
 

@@ -24,6 +24,10 @@ struct RuntimeFinding {
   /// process together hide at most its GPU busy time, which the summary's
   /// total respects.
   std::optional<profile::ProcessIndex> OverlapOf;
+  /// The fix saves only if something the profile cannot show holds ("if it
+  /// is the same data each time"): merged with a finding about the same
+  /// records, it is never the one whose saving counts.
+  bool Conditional = false;
 };
 
 /// Runs every rule that Enabled selects.

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "ReportUtil.h"
 #include "cuda-advisor/Report/Report.h"
+#include "cuda-advisor/Core/FileIO.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -202,42 +203,6 @@ YamlDocument fixesDocument(ArrayRef<Finding> Findings) {
   return Doc;
 }
 
-/// Writes Contents to a temporary file beside Path and renames it over Path
-/// (its target when Path is a symbolic link), keeping Path's permissions.
-Error writeAtomically(StringRef Path, StringRef Contents) {
-  SmallString<256> Target;
-  if (sys::fs::real_path(Path, Target))
-    Target = Path;
-  sys::fs::file_status Status;
-  if (std::error_code EC = sys::fs::status(Target, Status))
-    return createStringError(EC, "%s: cannot apply the fix-its: %s", Path.str().c_str(),
-                             EC.message().c_str());
-  int FD;
-  SmallString<256> Temp;
-  if (std::error_code EC = sys::fs::createUniqueFile(Target + ".cuda-advisor-%%%%%%", FD, Temp))
-    return createStringError(EC, "%s: cannot apply the fix-its: cannot create a temporary file: %s",
-                             Path.str().c_str(), EC.message().c_str());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Contents;
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return createStringError(EC, "%s: cannot apply the fix-its: %s", Path.str().c_str(),
-                               EC.message().c_str());
-    }
-  }
-  sys::fs::setPermissions(Temp, Status.permissions());
-  if (std::error_code EC = sys::fs::rename(Temp, Target)) {
-    sys::fs::remove(Temp);
-    return createStringError(EC, "%s: cannot apply the fix-its: %s", Path.str().c_str(),
-                             EC.message().c_str());
-  }
-  return Error::success();
-}
-
 std::string where(const Finding &F) {
   SourceLocation L = detail::primaryLocation(F);
   if (!L.isValid() && !F.Fixes.empty())
@@ -254,20 +219,11 @@ void writeFixesYaml(raw_ostream &OS, ArrayRef<Finding> Findings) {
 }
 
 Error exportFixes(StringRef Path, ArrayRef<Finding> Findings) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return createStringError(EC, "%s: cannot write the fix-its: %s", Path.str().c_str(),
-                             EC.message().c_str());
-  writeFixesYaml(OS, Findings);
-  OS.close();
-  if (OS.has_error()) {
-    EC = OS.error();
-    OS.clear_error();
-    return createStringError(EC, "%s: cannot write the fix-its: %s", Path.str().c_str(),
-                             EC.message().c_str());
-  }
-  return Error::success();
+  auto File = OutputFile::create(Path, "the fix-its");
+  if (!File)
+    return File.takeError();
+  writeFixesYaml((*File)->os(), Findings);
+  return (*File)->commit();
 }
 
 Error applyFixesInPlace(ArrayRef<Finding> Findings, FixOutcome &Out) {
@@ -350,17 +306,34 @@ Error applyFixesInPlace(ArrayRef<Finding> Findings, FixOutcome &Out) {
     if (!Excluded[I])
       for (const TextEdit &E : Edits[I])
         Final[E.File].push_back(E);
+  // Every changed file is written to a temporary file first; only when all
+  // were written are they renamed over the sources, so that a failure (or a
+  // signal) leaves either all or none of them changed.
+  AtomicReplace Replace;
+  Error WriteErrors = Error::success();
+  size_t Applied = 0;
+  std::vector<std::string> Changed;
   for (auto &[File, List] : Final) {
     llvm::sort(List);
     List.erase(std::unique(List.begin(), List.end()), List.end());
     std::string NewText = detail::applyEdits(*Sources.content(File), List);
-    if (Error E = writeAtomically(File, NewText)) {
-      Errors = joinErrors(std::move(Errors), std::move(E));
+    if (Error E = Replace.add(File, NewText, "apply the fix-its")) {
+      WriteErrors = joinErrors(std::move(WriteErrors), std::move(E));
       continue;
     }
-    Out.Applied += List.size();
-    Out.FilesChanged.push_back(File);
+    Applied += List.size();
+    Changed.push_back(File);
   }
+  if (WriteErrors)
+    return joinErrors(
+        std::move(Errors),
+        joinErrors(std::move(WriteErrors),
+                   createStringError(inconvertibleErrorCode(),
+                                     "no fix-it was applied: every file stays as it was")));
+  if (Error E = Replace.commitAll())
+    return joinErrors(std::move(Errors), std::move(E));
+  Out.Applied += Applied;
+  llvm::append_range(Out.FilesChanged, Changed);
   return Errors;
 }
 

@@ -68,6 +68,32 @@ std::string formatSummary(const RunSummary &S) {
   return Out;
 }
 
+std::vector<std::pair<std::string, uint64_t>> timeShare(const RunSummary &S) {
+  if (!S.WallNs || !S.GpuBusyNs)
+    return {};
+  uint64_t Busy = S.GpuBusyNs;
+  uint64_t Kernels = std::min(S.KernelBusyNs, Busy);
+  uint64_t Alone = Busy - Kernels;
+  uint64_t Under = S.KernelBusyNs + S.TransferBusyNs > Busy
+                       ? std::min(S.KernelBusyNs + S.TransferBusyNs - Busy, Kernels)
+                       : 0;
+  // Several GPUs per process can be busy for longer than the wall time.
+  uint64_t Idle = S.WallNs > Busy ? S.WallNs - Busy : 0;
+  return {{"compute (kernels)", Kernels},
+          {"copies and memsets alone", Alone},
+          {"copies and memsets under kernels", Under},
+          {"GPU idle", Idle}};
+}
+
+std::string formatTimeShare(const RunSummary &S) {
+  std::string Out;
+  for (const auto &[Label, Ns] : timeShare(S))
+    Out += (Out.empty() ? "time share: " : ", ") + Label + " " +
+           detail::formatShare(static_cast<double>(Ns) / static_cast<double>(S.WallNs)) + " (" +
+           formatDuration(Ns) + ")";
+  return Out;
+}
+
 std::string readCheckDoc(StringRef DocsDir, StringRef Id) {
   if (DocsDir.empty())
     return "";

@@ -70,6 +70,7 @@ public:
       OS << "<p class=\"summary\">" << escapeHtml(formatSummary(*Ctx.Summary)) << "</p>\n";
       for (const std::string &W : Ctx.Summary->Warnings)
         OS << "<p class=\"warning\">warning: " << escapeHtml(W) << "</p>\n";
+      printTimeShare(*Ctx.Summary);
     }
     OS << "</header>\n";
     if (!Ctx.Errors.empty())
@@ -85,6 +86,20 @@ public:
   }
 
 private:
+  /// nvvp's opening table: where the profiled time went.
+  void printTimeShare(const RunSummary &S) {
+    auto Rows = timeShare(S);
+    if (Rows.empty())
+      return;
+    OS << "<table class=\"timeshare\"><thead><tr><th>time share</th><th>of "
+       << escapeHtml(formatDuration(S.WallNs)) << "</th></tr></thead><tbody>\n";
+    for (const auto &[Label, Ns] : Rows)
+      OS << "<tr><td>" << escapeHtml(Label) << "</td><td>"
+         << escapeHtml(detail::formatShare(static_cast<double>(Ns) / static_cast<double>(S.WallNs)))
+         << " (" << escapeHtml(formatDuration(Ns)) << ")</td></tr>\n";
+    OS << "</tbody></table>\n";
+  }
+
   void printErrors() {
     OS << "<section class=\"errors\">\n<h2>Input errors</h2>\n<ul>\n";
     for (const InputError &E : Ctx.Errors) {

@@ -37,6 +37,8 @@ json::Value toJson(const RunSummary &S) {
                       {"kernelNs", static_cast<int64_t>(S.KernelNs)},
                       {"copyNs", static_cast<int64_t>(S.CopyNs)},
                       {"memsetNs", static_cast<int64_t>(S.MemsetNs)},
+                      {"kernelBusyNs", static_cast<int64_t>(S.KernelBusyNs)},
+                      {"transferBusyNs", static_cast<int64_t>(S.TransferBusyNs)},
                       {"kernels", static_cast<int64_t>(S.Kernels)},
                       {"copies", static_cast<int64_t>(S.Copies)},
                       {"apiCalls", static_cast<int64_t>(S.ApiCalls)},

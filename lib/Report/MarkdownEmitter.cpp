@@ -10,6 +10,12 @@
 //   **warning:** <message>, the source lines in a fence, the cost, the
 //   notes, and the fix-it as a diff.
 //
+// It fits one pull-request comment: the top findings (ReportContext::
+// MarkdownTop) are shown in full, the rest inside a collapsed <details>
+// section, and the whole stays under ReportContext::MarkdownLimit characters
+// (GitHub refuses comments of 65,536 and more): what does not fit is counted
+// in a last line instead of shown.
+//
 // Messages are escaped (Markdown syntax, '|', backticks and HTML); code goes
 // in spans and fences longer than any backtick run it holds.
 //
@@ -30,63 +36,152 @@ constexpr unsigned MaxSnippetLines = 8;
 
 class MarkdownEmitter {
 public:
-  MarkdownEmitter(raw_ostream &OS, const ReportContext &Ctx)
-      : OS(OS), Ctx(Ctx), Root(detail::sourceRoot(Ctx)) {}
+  MarkdownEmitter(raw_ostream &Out, const ReportContext &Ctx)
+      : Out(Out), Ctx(Ctx), Root(detail::sourceRoot(Ctx)) {}
 
   void run(ArrayRef<Finding> Findings) {
     std::vector<const Finding *> Order = detail::reportOrder(Findings);
-    OS << "## cuda-advisor: " << detail::countFindings(Findings);
+    Ranked = Ctx.Summary || llvm::any_of(Order, [](const Finding *F) { return F->Ranking; });
+    os() << "## cuda-advisor: " << detail::countFindings(Findings);
     if (!Ctx.Sources.empty())
-      OS << " in " << detail::countOf(Ctx.Sources.size(), "file");
-    OS << "\n\n";
+      os() << " in " << detail::countOf(Ctx.Sources.size(), "file");
+    os() << "\n\n";
     if (Ctx.Summary) {
-      OS << "**" << escapeMarkdown(formatSummary(*Ctx.Summary)) << "**\n\n";
+      os() << "**" << escapeMarkdown(formatSummary(*Ctx.Summary)) << "**\n\n";
       for (const std::string &W : Ctx.Summary->Warnings)
-        OS << "> **warning:** " << escapeMarkdown(W) << "\n\n";
+        os() << "> **warning:** " << escapeMarkdown(W) << "\n\n";
+      printTimeShare(*Ctx.Summary);
     }
     if (!Ctx.Errors.empty())
       printErrors();
-    if (Order.empty())
-      return;
-    printTable(Order);
-    for (size_t I = 0; I < Order.size(); ++I)
-      printFinding(I + 1, *Order[I]);
+    if (!Order.empty())
+      printFindings(Order);
+    flush();
   }
 
 private:
-  void printErrors() {
-    OS << "**Input errors** (these files were not fully analyzed):\n\n";
-    for (const InputError &E : Ctx.Errors) {
-      OS << "- ";
-      if (!E.File.empty())
-        OS << markdownCode(detail::displayPath(E.File, Root)) << ": ";
-      OS << escapeMarkdown(E.Message) << "\n";
-    }
-    OS << "\n";
+  /// Whether Extra more characters keep the comment under the limit, with
+  /// room kept for the closing lines.
+  bool fits(size_t Extra) const {
+    constexpr size_t Closing = 400; // "</details>" and the count of what was left out.
+    return Ctx.MarkdownLimit == 0 || Text.size() + Extra + Closing <= Ctx.MarkdownLimit;
+  }
+  /// Renders one piece into a string, so that its size is known first.
+  template <typename Fn> std::string render(Fn F) {
+    std::string Piece;
+    raw_string_ostream PieceOS(Piece);
+    raw_ostream *Saved = Current;
+    Current = &PieceOS;
+    F();
+    Current = Saved;
+    PieceOS.flush();
+    return Piece;
+  }
+  void flush() {
+    Out << Text;
+    Text.clear();
   }
 
-  void printTable(ArrayRef<const Finding *> Order) {
-    bool Ranked = Ctx.Summary || llvm::any_of(Order, [](const Finding *F) { return F->Ranking; });
-    OS << "| # | finding | location |";
-    if (Ranked)
-      OS << " measured | estimated saving |";
-    OS << "\n| ---: | --- | --- |";
-    if (Ranked)
-      OS << " --- | ---: |";
-    OS << "\n";
-    for (size_t I = 0; I < Order.size(); ++I) {
-      const Finding &F = *Order[I];
-      std::string Where = detail::locationText(detail::primaryLocation(F), Root);
-      OS << "| " << I + 1 << " | " << severityName(F.Level) << ": " << escapeMarkdown(F.Message)
-         << " " << markdownCode(F.CheckId, true) << " | "
-         << (Where.empty() ? "(no source location)" : markdownCode(Where, true)) << " |";
-      if (Ranked) {
-        auto [Measured, Saving] = detail::costColumns(F);
-        OS << " " << escapeMarkdown(Measured) << " | " << (Saving.empty() ? "" : Saving) << " |";
+  /// nvvp's opening table: where the profiled time went.
+  void printTimeShare(const RunSummary &S) {
+    auto Rows = timeShare(S);
+    if (Rows.empty())
+      return;
+    os() << "| time share | of " << formatDuration(S.WallNs) << " |\n| --- | --- |\n";
+    for (const auto &[Label, Ns] : Rows)
+      os() << "| " << Label << " | "
+         << detail::formatShare(static_cast<double>(Ns) / static_cast<double>(S.WallNs)) << " ("
+         << formatDuration(Ns) << ") |\n";
+    os() << "\n";
+  }
+
+  void printErrors() {
+    os() << "**Input errors** (these files were not fully analyzed):\n\n";
+    for (const InputError &E : Ctx.Errors) {
+      std::string Line = render([&] {
+        os() << "- ";
+        if (!E.File.empty())
+          os() << markdownCode(detail::displayPath(E.File, Root)) << ": ";
+        os() << escapeMarkdown(E.Message) << "\n";
+      });
+      if (!fits(Line.size())) {
+        os() << "- ...\n";
+        break;
       }
-      OS << "\n";
+      os() << Line;
     }
-    OS << "\n";
+    os() << "\n";
+  }
+
+  /// The table and the sections of the top findings, then the others
+  /// collapsed, as much as the limit allows.
+  void printFindings(ArrayRef<const Finding *> Order) {
+    size_t Top = std::min<size_t>(Order.size(), Ctx.MarkdownTop ? Ctx.MarkdownTop : Order.size());
+    size_t Shown = 0;
+    printTableHead();
+    for (size_t I = 0; I < Top; ++I) {
+      std::string Row = render([&] { printRow(I + 1, *Order[I]); });
+      std::string Section = render([&] { printFinding(I + 1, *Order[I]); });
+      if (!fits(TopRows.size() + TopSections.size() + Row.size() + Section.size() + 1))
+        break;
+      TopRows += Row;
+      TopSections += Section;
+      ++Shown;
+    }
+    os() << TopRows << "\n" << TopSections;
+    if (Shown < Order.size() && Shown == Top) {
+      std::string Open = render([&] {
+        os() << "<details>\n<summary>" << detail::countOf(Order.size() - Top, "more finding")
+              << "</summary>\n\n";
+      });
+      if (fits(Open.size() + 200)) {
+        os() << Open;
+        printTableHead();
+        std::string Sections;
+        for (size_t I = Top; I < Order.size(); ++I) {
+          std::string Row = render([&] { printRow(I + 1, *Order[I]); });
+          // The rest get a row each; their sections only while room is left.
+          if (!fits(Row.size() + 1))
+            break;
+          os() << Row;
+          ++Shown;
+        }
+        os() << "\n";
+        for (size_t I = Top; I < Shown; ++I) {
+          std::string Section = render([&] { printFinding(I + 1, *Order[I]); });
+          if (!fits(Section.size()))
+            break;
+          os() << Section;
+        }
+        os() << "</details>\n\n";
+      }
+    }
+    if (Shown < Order.size())
+      os() << "_" << detail::countOf(Order.size() - Shown, "more finding")
+         << " not shown here: the comment would be too long (see the full report, e.g. "
+            "`--format=sarif` or `--format=json`)._\n";
+  }
+
+  void printTableHead() {
+    os() << "| # | finding | location |";
+    if (Ranked)
+      os() << " measured | estimated saving |";
+    os() << "\n| ---: | --- | --- |";
+    if (Ranked)
+      os() << " --- | ---: |";
+    os() << "\n";
+  }
+
+  void printRow(size_t N, const Finding &F) {
+    std::string Where = detail::locationText(detail::primaryLocation(F), Root);
+    os() << "| " << N << " | " << severityName(F.Level) << ": " << escapeMarkdown(F.Message) << " "
+          << markdownCode(F.CheckId, true) << " | "
+          << (Where.empty() ? "(no source location)" : markdownCode(Where, true)) << " |";
+    if (Ranked) {
+      auto [Measured, Saving] = detail::costColumns(F);
+      os() << " " << escapeMarkdown(Measured) << " | " << (Saving.empty() ? "" : Saving) << " |";
+    }
+    os() << "\n";
   }
 
   /// The lines of [First, Last] in a fence.
@@ -101,7 +196,7 @@ private:
     if (Body.empty())
       return;
     std::string Fence = detail::markdownFence(Body);
-    OS << Fence << "cuda\n" << Body << Fence << "\n\n";
+    os() << Fence << "cuda\n" << Body << Fence << "\n\n";
   }
 
   void printSnippet(const Finding &F, const SourceLocation &Loc) {
@@ -119,14 +214,14 @@ private:
     std::vector<detail::FixHunk> Hunks = detail::fixHunks(F, Sources);
     if (Hunks.empty()) {
       // The file is not readable here: list the replacements.
-      OS << "**Suggested fix:**\n\n";
+      os() << "**Suggested fix:**\n\n";
       for (const FixIt &Fix : F.Fixes)
-        OS << "- " << markdownCode(detail::locationText(Fix.Range.Begin, Root)) << ": replace with "
+        os() << "- " << markdownCode(detail::locationText(Fix.Range.Begin, Root)) << ": replace with "
            << markdownCode(Fix.Replacement) << "\n";
-      OS << "\n";
+      os() << "\n";
       return;
     }
-    OS << "**Suggested fix:**\n\n";
+    os() << "**Suggested fix:**\n\n";
     for (const detail::FixHunk &H : Hunks) {
       std::string Body;
       for (const std::string &L : H.Before)
@@ -135,52 +230,60 @@ private:
         Body += "+" + L + "\n";
       std::string Fence = detail::markdownFence(Body);
       if (Hunks.size() > 1 || H.File != detail::primaryLocation(F).File)
-        OS << markdownCode(detail::displayPath(H.File, Root) + ":" + std::to_string(H.FirstLine))
+        os() << markdownCode(detail::displayPath(H.File, Root) + ":" + std::to_string(H.FirstLine))
            << "\n\n";
-      OS << Fence << "diff\n" << Body << Fence << "\n\n";
+      os() << Fence << "diff\n" << Body << Fence << "\n\n";
     }
   }
 
   void printFinding(size_t N, const Finding &F) {
     SourceLocation Loc = detail::primaryLocation(F);
-    OS << "### " << N << ". " << markdownCode(F.CheckId);
+    os() << "### " << N << ". " << markdownCode(F.CheckId);
     if (Loc.isValid())
-      OS << " at " << markdownCode(detail::locationText(Loc, Root));
-    OS << "\n\n**" << severityName(F.Level) << ":** " << escapeMarkdown(F.Message) << "\n\n";
+      os() << " at " << markdownCode(detail::locationText(Loc, Root));
+    os() << "\n\n**" << severityName(F.Level) << ":** " << escapeMarkdown(F.Message) << "\n\n";
     if (Loc.isValid())
       printSnippet(F, Loc);
     else
-      OS << "No source location (found in the profile).\n\n";
+      os() << "No source location (found in the profile).\n\n";
     if (detail::isRanked(F)) {
       auto [Measured, Saving] = detail::costColumns(F);
-      OS << "**Measured:** " << escapeMarkdown(Measured) << "; **estimated saving:** " << Saving;
+      os() << "**Measured:** " << escapeMarkdown(Measured) << "; **estimated saving:** " << Saving;
       if (!F.Ranking->Method.empty())
-        OS << " (" << escapeMarkdown(F.Ranking->Method) << ")";
-      OS << "\n\n";
+        os() << " (" << escapeMarkdown(F.Ranking->Method) << ")";
+      os() << "\n\n";
     } else if (F.Ranking || Ctx.Summary) {
-      OS << "Not seen in the profile.\n\n";
+      os() << "Not seen in the profile.\n\n";
     }
     if (!F.Notes.empty()) {
       for (const FindingNote &Note : F.Notes) {
-        OS << "- **note:** " << escapeMarkdown(Note.Message);
+        os() << "- **note:** " << escapeMarkdown(Note.Message);
         if (Note.Loc.isValid()) {
-          OS << " at " << markdownCode(detail::locationText(Note.Loc, Root));
+          os() << " at " << markdownCode(detail::locationText(Note.Loc, Root));
           if (std::optional<StringRef> Line = Sources.line(Note.Loc.File, Note.Loc.Line))
             if (!Line->trim().empty())
-              OS << ": " << markdownCode(Line->trim());
+              os() << ": " << markdownCode(Line->trim());
         }
-        OS << "\n";
+        os() << "\n";
       }
-      OS << "\n";
+      os() << "\n";
     }
     if (!F.Fixes.empty())
       printFix(F);
   }
 
-  raw_ostream &OS;
+  /// Pieces render into Current; the comment itself into Text.
+  raw_ostream &os() { return Current ? *Current : TextOS; }
+
+  raw_ostream &Out;
   const ReportContext &Ctx;
   std::string Root;
   detail::SourceCache Sources;
+  bool Ranked = false;
+  std::string Text;
+  raw_string_ostream TextOS{Text};
+  raw_ostream *Current = nullptr;
+  std::string TopRows, TopSections;
 };
 
 } // namespace

@@ -6,8 +6,10 @@
 // properties, partialFingerprints), the artifacts, and one invocation whose
 // notifications are the input errors. Files under the source root are URIs
 // relative to %SRCROOT%; others are absolute file:// URIs. Columns are
-// Unicode code points (columnKind). Also meets GitHub code scanning's rules
-// for results with a source location. docs/output-formats.md has every field.
+// Unicode code points (columnKind). Meets GitHub code scanning's rules: every
+// result has a physical location (a runtime finding with no source line is a
+// tool notification instead), and help links are public URLs or left out.
+// docs/output-formats.md has every field.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportUtil.h"
@@ -99,11 +101,21 @@ public:
         addArtifact(P, "analysisTarget");
     json::Array Rules = rules(Findings);
     json::Array Results;
-    for (const Finding &F : Findings)
-      Results.push_back(result(F));
+    std::vector<const Finding *> Unlocated;
+    for (const Finding &F : Findings) {
+      // A static finding's file was analyzed here: it is a result even
+      // outside the source root (an absolute URI). A runtime finding whose
+      // call site is not in the repository is a notification.
+      SourceLocation L = detail::primaryLocation(F);
+      bool Runtime = StringRef(F.CheckId).starts_with("runtime-");
+      if (L.isValid() && (!Runtime || inRepository(L)))
+        Results.push_back(result(F));
+      else
+        Unlocated.push_back(&F);
+    }
 
     json::Object Run{{"tool", json::Object{{"driver", driver(std::move(Rules))}}},
-                     {"invocations", json::Array{invocation()}},
+                     {"invocations", json::Array{invocation(Unlocated)}},
                      {"results", std::move(Results)},
                      {"columnKind", "unicodeCodePoints"}};
     if (!Root.empty())
@@ -281,6 +293,7 @@ private:
     return utohexstr(xxh3_64bits(arrayRefFromStringRef(Key)), /*LowerCase=*/true, 16);
   }
 
+  /// A finding with a source location or a call site.
   json::Value result(const Finding &F) {
     auto RuleIt = RuleIndex.find(F.CheckId);
     json::Object R{{"ruleId", F.CheckId},
@@ -288,13 +301,9 @@ private:
                    {"level", sarifLevel(F.Level)},
                    {"message", json::Object{{"text", F.Message}}}};
     SourceLocation Loc = detail::primaryLocation(F);
-    if (Loc.isValid()) {
-      const SourceRange *Range = F.Loc.isValid() ? &F.Range : nullptr;
-      R["locations"] = json::Array{
-          json::Object{{"physicalLocation", physicalLocation(Loc, Range, "resultFile")}}};
-    } else if (json::Value Logical = logicalLocations(F); !Logical.getAsArray()->empty()) {
-      R["locations"] = json::Array{json::Object{{"logicalLocations", std::move(Logical)}}};
-    }
+    const SourceRange *Range = F.Loc.isValid() ? &F.Range : nullptr;
+    R["locations"] = json::Array{
+        json::Object{{"physicalLocation", physicalLocation(Loc, Range, "resultFile")}}};
 
     json::Array Related;
     json::Array UnlocatedNotes;
@@ -314,6 +323,19 @@ private:
       R["fixes"] = json::Array{std::move(Fix)};
     R["partialFingerprints"] = json::Object{{FingerprintKey, fingerprint(F, Loc)}};
 
+    json::Object Props = properties(F);
+    if (!UnlocatedNotes.empty())
+      Props["notes"] = std::move(UnlocatedNotes);
+    if (F.Ranking) {
+      // SARIF's rank (0-100): the estimated saving as a share of GPU time.
+      if (F.Ranking->Matched && Ctx.Summary && Ctx.Summary->GpuBusyNs)
+        R["rank"] = std::min(100.0, 100.0 * F.Ranking->SavingNs / Ctx.Summary->GpuBusyNs);
+    }
+    R["properties"] = std::move(Props);
+    return R;
+  }
+
+  json::Object properties(const Finding &F) {
     json::Object Props{{"evidence", json::Object(F.Evidence)},
                        {"priority", priorityName(F.Prio)}};
     if (!F.PriorityReason.empty())
@@ -322,16 +344,36 @@ private:
       Props["kernels"] = F.Keys.Kernels;
     if (!F.Keys.Api.empty())
       Props["api"] = F.Keys.Api;
-    if (!UnlocatedNotes.empty())
-      Props["notes"] = std::move(UnlocatedNotes);
-    if (F.Ranking) {
+    if (F.Ranking)
       Props["cost"] = toJson(*F.Ranking);
-      // SARIF's rank (0-100): the estimated saving as a share of GPU time.
-      if (F.Ranking->Matched && Ctx.Summary && Ctx.Summary->GpuBusyNs)
-        R["rank"] = std::min(100.0, 100.0 * F.Ranking->SavingNs / Ctx.Summary->GpuBusyNs);
-    }
-    R["properties"] = std::move(Props);
-    return R;
+    return Props;
+  }
+
+  /// Code scanning places a result only in the repository: a location
+  /// outside the source root (a call site recorded on another machine that
+  /// matched no analyzed source) cannot be shown there.
+  bool inRepository(const SourceLocation &L) {
+    return L.isValid() && (Root.empty() || detail::displayPath(L.File, Root) != L.File);
+  }
+
+  /// A runtime finding with no source line (or one outside the source root):
+  /// GitHub rejects a result without a physical location, so it is a
+  /// notification of the run, tied to its rule, with the kernel or API as a
+  /// logical location and the call site, if any, as a physical one.
+  json::Value notification(const Finding &F) {
+    json::Object N{{"level", sarifLevel(F.Level)},
+                   {"message", json::Object{{"text", "[" + F.CheckId + "] " + F.Message}}},
+                   {"associatedRule",
+                    json::Object{{"id", F.CheckId}, {"index", RuleIndex.find(F.CheckId)->second}}},
+                   {"properties", properties(F)}};
+    json::Object Where;
+    if (SourceLocation L = detail::primaryLocation(F); L.isValid())
+      Where["physicalLocation"] = physicalLocation(L, nullptr, "resultFile");
+    if (json::Value Logical = logicalLocations(F); !Logical.getAsArray()->empty())
+      Where["logicalLocations"] = std::move(Logical);
+    if (!Where.empty())
+      N["locations"] = json::Array{std::move(Where)};
+    return N;
   }
 
   json::Object rule(const CheckInfo &C) {
@@ -356,16 +398,12 @@ private:
     return R;
   }
 
+  /// The public page (--docs-url); never the local install, which means
+  /// nothing to the people who read the log elsewhere (code scanning).
   std::string helpUri(StringRef Id) {
     if (!Ctx.DocsBaseUri.empty())
       return Ctx.DocsBaseUri + Id.str() + ".md";
-    if (Ctx.DocsDir.empty())
-      return "";
-    SmallString<256> Page(Ctx.DocsDir);
-    sys::path::append(Page, Id + ".md");
-    if (!sys::fs::exists(Page))
-      return "";
-    return detail::fileUri(absolute(Page));
+    return "";
   }
 
   json::Array rules(ArrayRef<Finding> Findings) {
@@ -395,16 +433,15 @@ private:
       D["version"] = Ctx.ToolVersion;
       D["semanticVersion"] = Ctx.ToolVersion;
     }
-    std::string Info = Ctx.InformationUri;
-    if (Info.empty() && !Ctx.DocsDir.empty() && sys::fs::is_directory(Ctx.DocsDir))
-      Info = detail::fileUri(absolute(sys::path::parent_path(absolute(Ctx.DocsDir))), true);
-    if (!Info.empty())
-      D["informationUri"] = Info;
+    if (!Ctx.InformationUri.empty())
+      D["informationUri"] = Ctx.InformationUri;
     return D;
   }
 
-  json::Object invocation() {
+  json::Object invocation(ArrayRef<const Finding *> Unlocated) {
     json::Array Notifications;
+    for (const Finding *F : Unlocated)
+      Notifications.push_back(notification(*F));
     for (const InputError &E : Ctx.Errors) {
       json::Object N{
           {"level", "error"},

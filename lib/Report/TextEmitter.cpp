@@ -180,6 +180,8 @@ private:
       colored(raw_ostream::MAGENTA, true, "warning: ");
       OS << W << "\n";
     }
+    if (std::string Share = formatTimeShare(S); !Share.empty())
+      OS << Share << "\n";
     OS << "\n";
   }
 

@@ -1,13 +1,13 @@
 // Static priority: findings inside a timed region (and the repetition loops
 // around it) come first; set-up, warm-up, verification and problem-size sweeps
 // are off the hot path: hidden by default, notes with --show-cold.
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size,launch-grid-truncation' %s -- -x cuda -std=c++17 \
 // RUN:   2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='warning:' --implicit-check-not='note: off the hot path'
-// RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size,launch-grid-truncation' %s -- -x cuda -std=c++17 \
 // RUN:   2>&1 | FileCheck %s --check-prefix=COLD
-// RUN: %expect-exit 1 %cuda-advisor --format=json --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --format=json --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size,launch-grid-truncation' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
-// RUN: %expect-exit 1 %cuda-advisor --format=json --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --format=json --checks='-*,transfer-in-loop,sync-in-loop,launch-block-size,launch-grid-truncation' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=WHY
 // REQUIRES: cuda
 
@@ -88,6 +88,20 @@ void untimed(float *h, float *d) {
 void uploadRows(float *h, float *d, int rows) {
   for (int r = 0; r < rows; ++r)
     cudaMemcpy(d + r * 1024, h, 1024 * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+// A launch configuration computed before the timing calls for a launch
+// between them: the launch decides, so it is on the hot path; the same grid
+// for a launch before the timing calls is set-up.
+void gridBeforeTimer(float *d, int n) {
+  int blocks = n / 256;
+  int warmBlocks = n / 512;
+  scale<<<warmBlocks, 512>>>(d, n);
+  auto t0 = std::chrono::steady_clock::now();
+  scale<<<blocks, 256>>>(d, n);
+  cudaDeviceSynchronize();
+  auto t1 = std::chrono::steady_clock::now();
+  printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
 }
 
 // In JSON, the hot findings come first, then the normal ones.

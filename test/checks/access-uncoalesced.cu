@@ -385,6 +385,72 @@ __global__ void vecRun(float *out) {
   storeVec(out + 4 * i, make_float4(1.f, 2.f, 3.f, 4.f));
 }
 
+// Values known at compile time. A kernel parameter that every launch in the
+// file passes as the same constant is that constant: `s` is 1 at the only
+// launch, so each thread reads its own record of three floats (the warp's
+// three loads together use every byte they fetch); `stride` is 16 at both
+// launches of launchedWide. Launches that disagree, or pass a value known
+// only at run time, leave the parameter symbolic.
+__global__ void launchedRecord(const float *p, float *out, int s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float *row = p + 3 * i * s;
+  out[i] = row[0 * s] + row[1 * s] + row[2 * s];
+}
+__global__ void launchedWide(const float *in, float *out, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'in': consecutive threads are 64 bytes (16 elements) apart, so a warp touches 32 sectors of 32 bytes where 4 would do and 12.5% of the bytes moved are used [access-uncoalesced]
+  out[i] = in[i * stride];
+}
+__global__ void launchedMixed(const float *in, float *out, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'in': consecutive threads are `stride` elements apart (a symbolic stride)
+  out[i] = in[i * stride];
+}
+__global__ void launchedRuntime(const float *in, float *out, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'in': consecutive threads are `stride` elements apart (a symbolic stride)
+  out[i] = in[i * stride];
+}
+#define WIDE 16
+constexpr int kWide = 16;
+void launchKnown(const float *p, float *out, int n, int runtimeStride) {
+  int one = 1;
+  launchedRecord<<<n / 256, 256>>>(p, out, one);
+  launchedWide<<<n / 256, 256>>>(p, out, WIDE);
+  launchedWide<<<n / 256, 256>>>(p, out, kWide);
+  launchedMixed<<<n / 256, 256>>>(p, out, 1);
+  launchedMixed<<<n / 256, 256>>>(p, out, 2);
+  launchedRuntime<<<n / 256, 256>>>(p, out, runtimeStride);
+}
+
+// A thread's own small record, counted as the L1 sees a warp's accesses: the
+// union of the bytes that the accesses to one buffer use. A 12-byte struct
+// read whole or field by field, and a point's x, y, z at p[3 * i + k], fetch
+// no byte in vain. One 4-byte field of a 64-byte struct, or one float in 64,
+// wastes most of each sector.
+struct Body { float x, y, z; };
+struct Cell { float density; float pad[15]; };
+__global__ void bodyWhole(const Body *b, Body *q, const float3 *p, float3 *r) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  Body t = b[i];
+  q[i] = t;
+  r[i] = p[i];
+}
+__global__ void pointXyz(const float *p, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = p[3 * i] + p[3 * i + 1] + p[3 * i + 2];
+}
+__global__ void cellDensity(const Cell *c, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of field 'density' of 'Cell': consecutive threads are 64 bytes apart (one 'Cell' each), so a warp touches 32 sectors of 32 bytes where 4 would do and 12.5% of the bytes moved are used
+  out[i] = c[i].density;
+}
+__global__ void farApart(const float *a, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'a': consecutive threads are 256 bytes (64 elements) apart
+  out[i] = a[i * 64];
+}
+
 void launch(double *d, float *f, int h) {
   templated<1><<<1, 32>>>(d);
   templated<4><<<1, 32>>>(d);

@@ -8,6 +8,7 @@
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -300,3 +301,54 @@ void normalizeAll(float *x, float *y, float *total) {
 // JSON-NEXT: "launchesSaved": 2,
 // JSON-NEXT: "threads": 1048576
 // JSON: "callSites": [
+
+// Compute-bound kernels: a loop of arithmetic per element that touches no
+// memory (a peak-FLOP benchmark). Fusing them saves no memory traffic.
+__global__ void fmaChain(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float a = in[i], b = 0.5f, c = 0.25f;
+  for (int k = 0; k < 4096; ++k) {
+    a = a * b + c;
+    b = b * a + c;
+  }
+  out[i] = a + b;
+}
+void peakFlops(const float *x, float *tmp, float *y) {
+  fmaChain<<<N / Threads, Threads>>>(x, tmp, N);
+  fmaChain<<<N / Threads, Threads>>>(tmp, y, N);
+}
+
+// The same launch twice (a warm-up, then the timed launch): the second one
+// recomputes what the first wrote. Timing calls between launches also keep
+// them apart.
+void warmUp(const float *x, float *y) {
+  scale<<<N / Threads, Threads>>>(x, y, 2.0f, N);
+  scale<<<N / Threads, Threads>>>(x, y, 2.0f, N);
+}
+void timedApart(const float *x, float *tmp, float *y) {
+  scale<<<N / Threads, Threads>>>(x, tmp, 2.0f, N);
+  auto t0 = std::chrono::steady_clock::now();
+  shift<<<N / Threads, Threads>>>(tmp, y, 1.0f, N);
+  auto t1 = std::chrono::steady_clock::now();
+  std::printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
+}
+
+// Siblings that read the same input back to back (horizontal fusion): one
+// kernel reads it once. Siblings reading different inputs share nothing.
+__global__ void negate(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = -in[i];
+}
+void siblings(const float *x, const float *z, float *a, float *b) {
+  // CHECK: :[[@LINE+1]]:3: warning: 2 element-wise kernels (scale, negate) run back to back on one stream over the same index and each read 'x' from global memory: one fused kernel saves 1 launch and reads it once instead of twice (4 MiB of memory traffic per pass) [kernel-fusion]
+  scale<<<N / Threads, Threads>>>(x, a, 2.0f, N);
+  // CHECK: :[[@LINE+1]]:3: note: 'negate' reads 'x' again after 'scale'
+  negate<<<N / Threads, Threads>>>(x, b, N);
+}
+void cousins(const float *x, const float *z, float *a, float *b) {
+  scale<<<N / Threads, Threads>>>(x, a, 2.0f, N);
+  negate<<<N / Threads, Threads>>>(z, b, N);
+}

@@ -140,3 +140,32 @@ void narrowX(float *out, const float *in, int rows, int cols, int warpsPerBlock)
   // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp spans 8 rows, so accesses indexed by threadIdx.x touch that many separate row segments [launch-block-size]
   columnSumsAlongX<<<cols / 4, runtimeDepth>>>(out, in, rows, cols);
 }
+
+// One thread per block. Over one block, a kernel with a loop is serial code:
+// the fix is to parallelize it, not another block size. A kernel without a
+// loop (one-shot set-up) or one that prints (debugging) gives no finding.
+// Over many blocks, each block is a warp with one lane active.
+__global__ void serialSum(const float *x, float *out, int n) {
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x[i];
+  *out = s;
+}
+__global__ void initCounters(int *counters, float *scale) {
+  counters[0] = 0;
+  counters[1] = 0;
+  *scale = 1.0f;
+}
+__global__ void debugPrint(const float *x, int n) {
+  for (int i = 0; i < n; ++i)
+    printf("%f\n", x[i]);
+}
+__global__ void perBlock(float *x) { x[blockIdx.x] *= 2.0f; }
+void singleThread(float *x, float *out, int *counters, int n) {
+  // CHECK: :[[@LINE+1]]:18: warning: a single thread runs 'serialSum' (one block of one thread): its loops run serially on one GPU thread, which no block size fixes; spread the work over threads (one thread per element, a grid-stride loop, or a parallel reduction for a sum) [launch-block-size]
+  serialSum<<<1, 1>>>(x, out, n);
+  initCounters<<<1, 1>>>(counters, out);
+  debugPrint<<<1, 1>>>(x, n);
+  // CHECK: :[[@LINE+1]]:17: warning: one thread per block: each block is a warp with 1 of its 32 lanes active, so 31 of every 32 lanes idle; launch blocks of 128 or 256 threads (and 1/128 or 1/256 as many blocks) and index with blockIdx.x * blockDim.x + threadIdx.x [launch-block-size]
+  perBlock<<<n, 1>>>(x);
+}

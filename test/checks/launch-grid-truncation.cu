@@ -111,3 +111,27 @@ void byMember(float *d, int n, int side) {
   dim3 tile(side, side), grid3((n + tile.x - 1) / tile.x, n / 4);
   add2d<<<grid3, tile>>>(d, n, n); // Rounded in x; y divided by 4, not tile.y.
 }
+
+// Values known at compile time: a size that every call of the helper passes
+// as the same constant is that constant (1024 * 256 is a multiple of 256,
+// 1000 is not); calls that disagree leave it unknown. Enumerators are
+// constants too.
+static void launchExact(float *d, int num) { add<<<num / 256, 256>>>(d, num); }
+static void launchRagged(float *d, int num) {
+  // CHECK: :[[@LINE+1]]:9: warning: grid of num / 256 = 3 blocks covers 768 of 1000 elements: the last 232 are never processed; round up
+  add<<<num / 256, 256>>>(d, num);
+}
+static void launchEither(float *d, int num) {
+  // CHECK: :[[@LINE+1]]:9: warning: grid of num / 256 blocks drops the last num % 256 elements when num is not a multiple of 256
+  add<<<num / 256, 256>>>(d, num);
+}
+enum { kElements = 64 * 256, kRagged = 1000 };
+#define NUM (1024 * 256)
+void sizes(float *d) {
+  launchExact(d, NUM);
+  launchExact(d, 1024 * 256);
+  launchRagged(d, kRagged);
+  launchEither(d, 4096);
+  launchEither(d, 1000);
+  add<<<kElements / 256, 256>>>(d, kElements);
+}

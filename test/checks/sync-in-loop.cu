@@ -92,12 +92,13 @@ void helperLoop(float *a, int n) {
     stepAndWait(a, n);
 }
 
-// Multi-GPU: the sync per device serializes the devices.
+// Multi-GPU: the sync per device serializes the devices. The loop walks
+// devices, so the message speaks of devices, not of repetitions.
 void allDevices(float **d, int devices, int n) {
   for (int dev = 0; dev < devices; ++dev) {
     cudaSetDevice(dev);
     step<<<n / 256, 256>>>(d[dev], d[dev], n);
-    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop{{.*}} [sync-in-loop]
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs once per device in this loop over devices, which also queues each device's work: the host waits for one device before it gives the next its work, so the devices run one after another; queue the work on every device first, then synchronize them in a second loop [sync-in-loop]
     cudaDeviceSynchronize();
   }
 }
@@ -298,4 +299,41 @@ void suppressed(float *d, int n) {
     step<<<n / 256, 256>>>(d, d, n);
     cudaDeviceSynchronize(); // NOLINT(sync-in-loop)
   }
+}
+
+// A loop whose body runs at most once is no repetition; a synchronize under a
+// first-iteration guard is conditional.
+void syncOnce(float *d, int n, int steps) {
+  while (true) {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize();
+    break;
+  }
+  for (int iter = 0; iter < steps; ++iter) {
+    step<<<n / 256, 256>>>(d, d, n);
+    if (iter == 0)
+      cudaDeviceSynchronize();
+  }
+}
+// A helper that synchronizes, called on every iteration through a lambda and
+// a member function: the sync is in the loop.
+struct Solver {
+  float *d;
+  int n;
+  void advance() {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize();
+  }
+};
+void viaCallees(Solver &s, float *d, int n, int steps) {
+  auto stepAndWaitLambda = [&] {
+    step<<<n / 256, 256>>>(d, d, n);
+    cudaDeviceSynchronize();
+  };
+  for (int it = 0; it < steps; ++it)
+    // CHECK: :[[@LINE+1]]:5: warning: the lambda 'stepAndWaitLambda' calls cudaDeviceSynchronize and runs on every iteration of this loop
+    stepAndWaitLambda();
+  for (int it = 0; it < steps; ++it)
+    // CHECK: :[[@LINE+1]]:5: warning: 'advance' calls cudaDeviceSynchronize and runs on every iteration of this loop
+    s.advance();
 }

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <vector>
 #include <stdio.h>
+#include <string.h>
 #include <utility>
 
 __global__ void twice(float *x, int n) {
@@ -448,4 +449,98 @@ void saveSingleBuffered(FILE *out, const char *dSrc, size_t total, size_t chunk,
     done += n;
   }
   cudaFreeHost(pinned);
+}
+
+// Loops whose iterations are not repetitions of the work: a body that runs at
+// most once (it leaves on every path), work under a first- or last-iteration
+// guard, and a loop over devices.
+void runsOnce(float *h, float *d, int n) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    break;
+  }
+  while (true) {
+    cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
+    if (n > 0)
+      return;
+    else
+      break;
+  }
+}
+void firstAndLast(float *h, float *d, int steps) {
+  for (int iter = 0; iter < steps; ++iter) {
+    if (iter == 0)
+      cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    if (iter == steps - 1)
+      cudaMemcpy(h, d, Bytes, cudaMemcpyDeviceToHost);
+  }
+}
+void perDevice(float **h, float **d, int devices) {
+  for (int dev = 0; dev < devices; ++dev) {
+    cudaSetDevice(dev);
+    cudaMemcpy(d[dev], h[dev], Bytes, cudaMemcpyHostToDevice);
+  }
+}
+// Look-alikes that do repeat: a break on one path only, a guard that holds on
+// every iteration but the first, and one device selected again and again.
+void repeats(float *h, float *d, int steps, const int *stop) {
+  for (int iter = 0; iter < steps; ++iter) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    if (stop[iter])
+      break;
+  }
+  for (int iter = 0; iter < steps; ++iter) {
+    if (iter > 0)
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time
+      cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+  }
+  for (int iter = 0; iter < steps; ++iter) {
+    cudaSetDevice(0);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+  }
+}
+
+// A helper called with another object on each iteration: allocating it is
+// set-up, but the upload it also does runs on every iteration and is
+// reported. A helper that only allocates stays silent (setUp above).
+static void uploadFrame(const float *h, float **d, size_t bytes) {
+  cudaMalloc(d, bytes);
+  cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice);
+}
+void frames(const float *const *h, float **d, int count) {
+  for (int i = 0; i < count; ++i)
+    // CHECK: :[[@LINE+1]]:5: warning: 'uploadFrame' calls cudaMemcpy and runs on every iteration of this loop; 4 MiB copied each time [transfer-in-loop]
+    uploadFrame(h[i], &d[i], Bytes);
+  // CHECK: :[[@LINE-6]]:3: note: cudaMemcpy called here
+}
+
+// The host only reads the source in the loop (a comparison, a print): the
+// upload sends the same bytes each time, so it is hoisted. A host write of
+// the source is what makes the copy necessary.
+__global__ void total(const float *x, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = x[i];
+}
+void readsSource(float *h, float *d, float *dOut, const float *ref, int steps) {
+  for (int it = 0; it < steps; ++it) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop: hoist it before the loop [transfer-in-loop]
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    total<<<N / 256, 256>>>(d, dOut);
+    if (memcmp(h, ref, Bytes) != 0)
+      printf("changed: %f\n", h[0]);
+  }
+}
+void writesSource(float *h, float *d, float *dOut, int steps) {
+  for (int it = 0; it < steps; ++it) {
+    h[0] = float(it);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 4 MiB copied each time; its source, destination and size do not change in the loop, but the host writes the source in the loop
+    cudaMemcpy(d, h, Bytes, cudaMemcpyHostToDevice);
+    total<<<N / 256, 256>>>(d, dOut);
+  }
 }

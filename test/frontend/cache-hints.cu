@@ -52,7 +52,7 @@ __global__ void rowSums(float *sums, const float *m, int rows, int cols) {
     return;
   float s = 0.0f;
   for (int c = 0; c < cols; ++c)
-    // CHECK: cache-hints.cu:[[@LINE+1]]:10: warning: uncoalesced global load of 'm': consecutive threads are `cols` elements apart{{.*}}[access-uncoalesced]
+    // CHECK: cache-hints.cu:[[@LINE+1]]:10: warning: uncoalesced global load of 'm': consecutive threads are 64 bytes (16 elements) apart{{.*}}[access-uncoalesced]
     s += __ldcg(&m[r * cols + c]);
   __stcg(&sums[r], s);
 }

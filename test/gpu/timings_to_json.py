@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Turns the examples' printed timings (timings.txt lines "EXAMPLE RUN VARIANT:
-MS ms", made by test/gpu/record-all.sh) into timings.json: per example and
+MS ms", made by test/gpu/record-all.sh, or "PAIR VARIANT MS", made by
+test/gpu/record-pytorch.sh) into timings.json: per example and
 variant the times of every process, their median and minimum, and the
 measured saving of the fix (median bad - median fixed). These are the
 savings that the cost model's estimates are checked against."""
@@ -16,6 +17,12 @@ def main(timings_path, env_path=None):
         m = re.match(r"^(\S+) (\d+) (bad|fixed): ([0-9.]+) ms$", line.strip())
         if m:
             runs.setdefault(m[1], {}).setdefault(m[3], []).append(float(m[4]))
+            continue
+        # test/gpu/record-pytorch.sh's lines: "PAIR VARIANT MS" (the process's
+        # median of its timed loops).
+        m = re.match(r"^(\S+) (bad|fixed) ([0-9.]+)$", line.strip())
+        if m:
+            runs.setdefault(m[1], {}).setdefault(m[2], []).append(float(m[3]))
     out = {"unit": "ms", "what": "each example's own timing of its timed section "
            "(see the example's source), one value per process, no profiler attached",
            "examples": {}}

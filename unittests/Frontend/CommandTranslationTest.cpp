@@ -486,3 +486,44 @@ TEST(CommandTranslationTest, FindsTheClangDriverOfTheLinkedClang) {
   EXPECT_EQ(C.front(), Driver.substr(0, Driver.size() - 2));
 }
 } // namespace
+
+// nvcc defines __NVCC__ for every file it compiles, CUDA or host C++ (nvcc
+// 13: `nvcc -E -Xcompiler -dM a.cpp` shows `#define __NVCC__ 1`); a command
+// from another compiler does not get it.
+TEST_F(ParseArgsTest, NvccCommandsDefineNvcc) {
+  std::vector<std::string> Cu =
+      buildParseArgs(translate("nvcc -c /src/a.cu"), Cuda, Setup, "/src/a.cu");
+  EXPECT_TRUE(has(Cu, "-D__NVCC__=1"));
+  std::vector<std::string> Cpp = buildParseArgs(
+      translate("/usr/local/cuda/bin/nvcc -c /src/host.cpp", "/src/host.cpp"), Cuda, Setup,
+      "/src/host.cpp");
+  EXPECT_TRUE(has(Cpp, "-D__NVCC__=1"));
+  EXPECT_FALSE(hasPair(Cpp, "-x", "cuda"));
+  std::vector<std::string> Clang = buildParseArgs(
+      translate("clang++ -x cuda --cuda-gpu-arch=sm_80 -c /src/a.cu"), Cuda, Setup, "/src/a.cu");
+  EXPECT_FALSE(has(Clang, "-D__NVCC__=1"));
+  std::vector<std::string> Gcc = buildParseArgs(
+      translate("/usr/bin/g++ -c /src/host.cpp", "/src/host.cpp"), Cuda, Setup, "/src/host.cpp");
+  EXPECT_FALSE(has(Gcc, "-D__NVCC__=1"));
+}
+
+// Flags after `--` are meant for Clang: kept as given (as clang-tidy keeps
+// them), except the output modes a syntax-only parse must not get. The same
+// flags in a compile database written for gcc are dropped.
+TEST(CommandTranslationTest, FlagsAfterDoubleDashPassThrough) {
+  std::vector<std::string> Argv = split("clang-tool -x cuda -std=c++17 -Wno-register "
+                                        "-fno-strict-aliasing -Wall -c -MD -o out.o /src/a.cu");
+  NeutralCommand P = translateCommand(Argv, "/src/a.cu", ".", /*PassThrough=*/true);
+  EXPECT_TRUE(P.Cuda);
+  EXPECT_TRUE(has(P.Flags, "-std=c++17"));
+  EXPECT_TRUE(has(P.Flags, "-Wno-register"));
+  EXPECT_TRUE(has(P.Flags, "-fno-strict-aliasing"));
+  EXPECT_TRUE(has(P.Flags, "-Wall"));
+  EXPECT_FALSE(has(P.Flags, "-c"));
+  EXPECT_FALSE(has(P.Flags, "-MD"));
+  EXPECT_FALSE(has(P.Flags, "-o"));
+  EXPECT_FALSE(has(P.Flags, "out.o"));
+  NeutralCommand Db = translateCommand(Argv, "/src/a.cu", ".");
+  EXPECT_FALSE(has(Db.Flags, "-Wno-register"));
+  EXPECT_TRUE(has(Db.Dropped, "-Wno-register"));
+}

@@ -303,6 +303,92 @@ TEST(NativeReaderTest, CopyPointers) {
                            [](const ApiCall &A) { return A.HasCopyPointers; }));
 }
 
+/// The user's Python call site of each API call of a recording made with
+/// Python call sites: "file:line function" of the call's stack's user frame,
+/// "" when the call has none, "native" when it kept its native stack.
+std::string pythonSiteOf(const Profile &P, const ApiCall &A) {
+  if (A.StackIndex < 0)
+    return "";
+  const Stack &S = P.Stacks[static_cast<size_t>(A.StackIndex)];
+  if (!S.Frames.empty())
+    return "native";
+  const StackFrame *F = S.userFrame();
+  if (!F)
+    return "";
+  std::string File = F->Loc.File.substr(F->Loc.File.rfind('/') + 1);
+  return File + ":" + std::to_string(F->Loc.Line) + " " + F->Function;
+}
+
+TEST(NativeReaderTest, PythonCallSites) {
+  // The seed loop, recorded with Python call sites (Python 3.12, torch 2.11):
+  // each call of the loop is at the line that made it, not inside torch.
+  Profile Seed = read("seed_loop.pystacks.jsonl");
+  std::map<std::string, int> Sites;
+  for (const ApiCall &A : Seed.ApiCalls)
+    if (A.StackIndex >= 0)
+      ++Sites[A.Name + " @ " + pythonSiteOf(Seed, A)];
+  EXPECT_EQ(Sites["cudaMemcpyAsync @ seed_loop.py:30 bad_loop"], 21);  // cpu_data.cuda()
+  EXPECT_EQ(Sites["cudaLaunchKernel @ seed_loop.py:31 bad_loop"], 21); // temp * 2
+  EXPECT_EQ(Sites["cudaMemcpyAsync @ seed_loop.py:32 bad_loop"], 21);  // result.cpu()
+  EXPECT_EQ(Sites["cudaStreamSynchronize @ seed_loop.py:32 bad_loop"], 21);
+  EXPECT_EQ(Sites["cudaDeviceSynchronize @ seed_loop.py:69 main"], 1);
+  for (const auto &[Site, N] : Sites)
+    EXPECT_EQ(Site.find("native"), std::string::npos) << Site << " x" << N;
+  // The frames above the user's are its callers: bad_loop runs once from
+  // main (the warm-up, seed_loop.py:68) and 20 times from main's timed_loops
+  // (seed_loop.py:75), each at the line of its call.
+  std::map<std::string, int> Callers;
+  for (const ApiCall &A : Seed.ApiCalls) {
+    if (A.Name != "cudaMemcpyAsync" || pythonSiteOf(Seed, A) != "seed_loop.py:30 bad_loop")
+      continue;
+    const Stack &S = Seed.Stacks[static_cast<size_t>(A.StackIndex)];
+    ASSERT_EQ(S.UserFrame, 0);
+    ASSERT_GE(S.Symbols.size(), 3u);
+    EXPECT_FALSE(S.Symbols[0].Library);
+    EXPECT_EQ(S.Symbols.back().Function, "<module>");
+    ++Callers[S.Symbols[1].Function + ":" + std::to_string(S.Symbols[1].Loc.Line)];
+  }
+  EXPECT_EQ(Callers, (std::map<std::string, int>{{"main:68", 1}, {"main.<locals>.timed_loops:75", 20}}));
+
+  // A training loop: the batches' uploads at their lines; the backward pass's
+  // launches come from autograd's C++ thread, which has no Python frame, and
+  // keep their native stacks.
+  Profile Train = read("train_mlp.pystacks.jsonl");
+  std::map<std::string, int> TrainSites;
+  for (const ApiCall &A : Train.ApiCalls)
+    if (A.StackIndex >= 0)
+      ++TrainSites[A.Name + " @ " + pythonSiteOf(Train, A)];
+  EXPECT_EQ(TrainSites["cudaMemcpyAsync @ train_mlp.py:44 train"], 12);
+  EXPECT_EQ(TrainSites["cudaMemcpyAsync @ train_mlp.py:45 train"], 12);
+  EXPECT_EQ(TrainSites["cudaMemcpyAsync @ train_mlp.py:53 train"], 12); // loss.item()
+  EXPECT_EQ(TrainSites["cudaLaunchKernel @ native"], 96);
+
+  // Recordings made before Python call sites: native stacks only.
+  Profile Old = read("seed_loop.pointers.jsonl");
+  for (const ApiCall &A : Old.ApiCalls) {
+    if (A.StackIndex >= 0) {
+      EXPECT_FALSE(Old.Stacks[static_cast<size_t>(A.StackIndex)].Frames.empty());
+    }
+  }
+}
+
+TEST(NativeReaderTest, DamagedPythonStacks) {
+  std::string Path = input("seed_loop.pystacks.jsonl");
+  std::string Text = readFile(Path);
+  size_t At = Text.find("\"lines\":[66,104]");
+  ASSERT_NE(At, std::string::npos);
+  std::string Short = Text;
+  Short.replace(At, std::strlen("\"lines\":[66,104]"), "\"lines\":[66]");
+  std::string E = errorOf(Path, Short);
+  EXPECT_NE(E.find("the pystack record lacks the arrays \"files\", \"lines\" and \"functions\" of one length"),
+            std::string::npos)
+      << E;
+  std::string Negative = Text;
+  Negative.replace(At, std::strlen("\"lines\":[66,104]"), "\"lines\":[66,-1]");
+  E = errorOf(Path, Negative);
+  EXPECT_NE(E.find("has a frame 1 that is not a file, a line and a function"), std::string::npos) << E;
+}
+
 TEST(NativeReaderTest, FirstCudaError) {
   // test/gpu/oob.cu: an out-of-bounds kernel, then 99 more iterations that
   // all fail with the sticky error.

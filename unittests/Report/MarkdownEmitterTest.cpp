@@ -26,6 +26,11 @@ TEST(MarkdownEmitterTest, RankedReport) {
   std::string Out = markdown({gridFinding(File), copyFinding(File), runtimeFinding()}, Ctx);
   EXPECT_EQ(Out.find("## cuda-advisor: 3 warnings in 1 file\n\n"
                      "**GPU busy 412 ms of 1.2 s; 2 findings could save about 290 ms**\n\n"
+                     "| time share | of 1.2 s |\n| --- | --- |\n"
+                     "| compute (kernels) | 8.3% (100 ms) |\n"
+                     "| copies and memsets alone | 26% (312 ms) |\n"
+                     "| copies and memsets under kernels | 1.9% (23 ms) |\n"
+                     "| GPU idle | 66% (788 ms) |\n\n"
                      "| # | finding | location | measured | estimated saving |\n"
                      "| ---: | --- | --- | --- | ---: |\n"
                      "| 1 | warning: 100 host-to-device copies of 4 MiB from pageable memory "

@@ -140,6 +140,8 @@ inline RunSummary seedSummary() {
   S.Profiles.push_back("/nonexistent/run.json");
   S.WallNs = 1200000000;
   S.GpuBusyNs = 412000000;
+  S.KernelBusyNs = 100000000;   // 23 ms of it under copies:
+  S.TransferBusyNs = 335000000; // 100 + 335 - 412.
   S.RankedFindings = 2;
   S.TotalSavingNs = 290000000;
   return S;

@@ -139,18 +139,44 @@ TEST(SarifEmitterTest, RuntimeOnlyFinding) {
   Ctx.Summary = seedSummary();
   Value Doc = sarif({runtimeFinding()}, Ctx);
   saveForSchemaTest("runtime-only.sarif", Doc);
-  const Object *R = resultOf(run0(Doc), "runtime-pageable-copy");
-  ASSERT_TRUE(R);
-  EXPECT_EQ(R->getInteger("ruleIndex"), 2);
-  // No physical location: the kernel as a logical location.
-  const Object &Loc = *(*R->getArray("locations"))[0].getAsObject();
+  // No source line: GitHub rejects results without a physical location, so
+  // the finding is a notification tied to its rule, not a result.
+  EXPECT_FALSE(resultOf(run0(Doc), "runtime-pageable-copy"));
+  const Object &Inv = *(*run0(Doc).getArray("invocations"))[0].getAsObject();
+  EXPECT_EQ(Inv.getBoolean("executionSuccessful"), true);
+  const Object &N = *(*Inv.getArray("toolExecutionNotifications"))[0].getAsObject();
+  EXPECT_EQ(N.getString("level"), "warning");
+  EXPECT_EQ(N.getObject("message")->getString("text"),
+            "[runtime-pageable-copy] 100 host-to-device copies of 4 MiB from pageable memory");
+  EXPECT_EQ(N.getObject("associatedRule")->getString("id"), "runtime-pageable-copy");
+  EXPECT_EQ(N.getObject("associatedRule")->getInteger("index"), 2);
+  const Object &Loc = *(*N.getArray("locations"))[0].getAsObject();
   EXPECT_FALSE(Loc.getObject("physicalLocation"));
   const Object &Logical = *(*Loc.getArray("logicalLocations"))[0].getAsObject();
   EXPECT_EQ(Logical.getString("name"), "_Z5scalePfii");
   EXPECT_EQ(Logical.getString("kind"), "function");
-  EXPECT_EQ(R->getObject("properties")->getObject("cost")->getInteger("estimatedSavingNs"),
+  EXPECT_EQ(N.getObject("properties")->getObject("cost")->getInteger("estimatedSavingNs"),
             255200000);
-  EXPECT_TRUE(R->getObject("partialFingerprints")->getString("cudaAdvisor/v1"));
+}
+
+TEST(SarifEmitterTest, HelpLinksArePublicOrAbsent) {
+  TempDir Dir;
+  std::string File = Dir.write("a.cu", SeedSource);
+  ReportContext Ctx = context(Dir);
+  Ctx.InformationUri.clear();
+  Ctx.DocsDir = Dir.Path; // Installed pages exist locally...
+  Dir.write("transfer-in-loop.md", "# transfer-in-loop\n\nCopies in loops.\n");
+  Value Doc = sarif({copyFinding(File)}, Ctx);
+  const Object &Driver = *run0(Doc).getObject("tool")->getObject("driver");
+  // ...but a log read elsewhere must not point into this machine.
+  EXPECT_FALSE(Driver.getString("informationUri"));
+  for (const Value &R : *Driver.getArray("rules"))
+    EXPECT_FALSE(R.getAsObject()->getString("helpUri"));
+  Ctx.DocsBaseUri = "https://example.invalid/docs/checks/";
+  Doc = sarif({copyFinding(File)}, Ctx);
+  const Object &Rule0 =
+      *(*run0(Doc).getObject("tool")->getObject("driver")->getArray("rules"))[0].getAsObject();
+  EXPECT_EQ(Rule0.getString("helpUri"), "https://example.invalid/docs/checks/transfer-in-loop.md");
 }
 
 TEST(SarifEmitterTest, InputErrorsAreNotifications) {

@@ -33,6 +33,8 @@ TEST(TextEmitterTest, RankedReport) {
   // Largest saving first, the finding not seen in the profile last.
   EXPECT_EQ(text(Findings, Ctx),
             "GPU busy 412 ms of 1.2 s; 2 findings could save about 290 ms\n"
+            "time share: compute (kernels) 8.3% (100 ms), copies and memsets alone 26% (312 ms), "
+            "copies and memsets under kernels 1.9% (23 ms), GPU idle 66% (788 ms)\n"
             "\n"
             "cuda-advisor: warning: 100 host-to-device copies of 4 MiB from pageable memory "
             "[runtime-pageable-copy]\n"
@@ -63,7 +65,10 @@ TEST(TextEmitterTest, SummaryWarnings) {
   Ctx.Summary = seedSummary();
   Ctx.Summary->Warnings.push_back("the run hit a CUDA error");
   EXPECT_EQ(text({}, Ctx), "GPU busy 412 ms of 1.2 s; 2 findings could save about 290 ms\n"
-                           "cuda-advisor: warning: the run hit a CUDA error\n\n");
+                           "cuda-advisor: warning: the run hit a CUDA error\n"
+                           "time share: compute (kernels) 8.3% (100 ms), copies and memsets "
+                           "alone 26% (312 ms), copies and memsets under kernels 1.9% (23 ms), "
+                           "GPU idle 66% (788 ms)\n\n");
 }
 
 TEST(TextEmitterTest, RuntimeFindingAtItsCallSite) {

@@ -46,6 +46,10 @@ inline bool queuesGpuWork(HostCallKind K) {
 /// "4 MiB", "12 KiB", "100 bytes".
 std::string formatBytes(int64_t Bytes);
 
+/// The function a call runs, as a message names it: "'upload'", "the lambda
+/// 'step'" (the variable holding it), "a lambda", "'Solver::operator()'".
+std::string describeCallee(const clang::CallExpr *Call);
+
 } // namespace cuda_advisor::analysis
 
 #endif

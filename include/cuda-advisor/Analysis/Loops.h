@@ -30,8 +30,27 @@ class ValueTracker;
 /// for, range-for, while and do loops.
 bool isLoop(const clang::Stmt *S);
 
+/// A loop whose body runs at most once: it ends in a break, return or throw
+/// on every path, and never continues.
+bool runsAtMostOnce(const clang::Stmt *Loop);
+
+/// A loop over devices: each iteration selects another one with
+/// cudaSetDevice(x), x not a constant.
+bool isDeviceLoop(const clang::Stmt *Loop);
+
+/// A loop whose iterations repeat the program's work: neither of the above.
+bool repeatsWork(const clang::Stmt *Loop);
+
+/// Whether Cond holds on at most one iteration of Loop: Loop's counter
+/// compared for equality with a value the loop does not change
+/// (`if (iter == 0)`, `if (i == n - 1)`, `if (!i)`), alone or in a `&&`.
+bool holdsOnOneIteration(const clang::Expr *Cond, const clang::Stmt *Loop);
+
 /// Calls F for every call in Body, with the loops around it inside Body,
 /// outermost first. Lambda bodies are not entered (they run when called).
+/// Only loops that repeat work (repeatsWork) count, and a call under a
+/// first- or last-iteration guard (holdsOnOneIteration) is not inside the
+/// loop that the guard selects an iteration of.
 void forEachCallInLoops(
     const clang::Stmt *Body,
     llvm::function_ref<void(const clang::CallExpr *, llvm::ArrayRef<const clang::Stmt *>)> F);

@@ -20,6 +20,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class FunctionDecl;
+class ParmVarDecl;
 class Stmt;
 class VarDecl;
 } // namespace clang
@@ -68,6 +69,13 @@ public:
   /// expression that gives E its value.
   const clang::Expr *resolve(const clang::Expr *E);
 
+  /// The value every call of P's function in the translation unit passes
+  /// for P (kernel launches included), when they all pass the same constant,
+  /// the function is only ever called directly (its address is never taken)
+  /// and P is never written. Nothing when there is no call, or when one
+  /// call's argument is not a constant.
+  std::optional<int64_t> constantArgument(const clang::ParmVarDecl *P);
+
   std::optional<int64_t> evaluateInt(const clang::Expr *E);
   std::optional<Dim3Value> evaluateDim3(const clang::Expr *E);
 
@@ -78,7 +86,11 @@ private:
   std::optional<int64_t> evaluateIntImpl(const clang::Expr *E, unsigned Depth);
   std::optional<Dim3Value> evaluateDim3Impl(const clang::Expr *E, unsigned Depth);
 
+  struct CallIndex;
+
   clang::ASTContext &Ctx;
+  std::shared_ptr<CallIndex> Calls; ///< Built on the first constantArgument.
+  llvm::DenseMap<const clang::ParmVarDecl *, std::optional<int64_t>> Arguments;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Indexed;
   llvm::DenseMap<const clang::VarDecl *, VarWrites> Writes;
 };

@@ -45,6 +45,7 @@ private:
   CheckContext *Ctx;
   Finding F;
   clang::SourceLocation Loc;
+  std::vector<clang::SourceLocation> Sites; ///< The callSite()s, for the priority.
 };
 
 /// A static check. Subclasses read their options in the constructor,

@@ -60,10 +60,24 @@ public:
   /// A fix-it replacing Range, or none if the range is inside a macro.
   std::optional<FixIt> toFixIt(const clang::CharSourceRange &Range, llvm::StringRef Text);
 
-  /// Adds F (located at Loc) unless filtered or suppressed.
-  void report(Finding F, clang::SourceLocation Loc);
+  /// Adds F (located at Loc) unless filtered or suppressed. Its priority is
+  /// the hottest of Loc and the call sites it is about (a grid computed
+  /// before a timed region for a launch inside it is on the hot path).
+  void report(Finding F, clang::SourceLocation Loc,
+              llvm::ArrayRef<clang::SourceLocation> Sites = {});
+
+  /// True when FID is one of the resource directory's headers (bundled CUDA
+  /// declarations, compat headers). Paths are compared with symbolic links
+  /// resolved: an install reached through a link is still the install.
+  bool isResourceFile(clang::FileID FID);
 
 private:
+  /// A "NOLINT" inside a comment: its offset and the rest of its line.
+  struct NolintMarker {
+    size_t At;
+    llvm::StringRef Rest;
+  };
+  const std::vector<NolintMarker> &nolintMarkers(clang::FileID FID, llvm::StringRef Buffer);
   std::string pathOf(clang::FileID FID);
   bool isLibraryFile(clang::SourceLocation FileLoc);
 
@@ -71,10 +85,12 @@ private:
   clang::ASTContext *AST;
   std::vector<Finding> &Sink;
   std::string ResourceDir;
+  std::string RealResourceDir; ///< ResourceDir with symbolic links resolved.
   bool DevicePass;
   std::optional<llvm::Regex> HeaderFilter;
   std::unique_ptr<analysis::TUFacts> Facts;
   llvm::DenseMap<clang::FileID, std::string> Paths;
+  llvm::DenseMap<clang::FileID, std::vector<NolintMarker>> Nolints;
 };
 
 } // namespace cuda_advisor::checks

@@ -28,6 +28,9 @@ inline constexpr const char *OutputEnv = "CUDA_ADVISOR_OUTPUT";
 inline constexpr const char *StacksEnv = "CUDA_ADVISOR_STACKS";
 /// Most frames kept per host call stack (default DefaultStackDepth).
 inline constexpr const char *StackDepthEnv = "CUDA_ADVISOR_STACK_DEPTH";
+/// "0": record no Python call sites (the frames of the CPython interpreter
+/// that made each CUDA call; on by default when the process is CPython 3.9-3.13).
+inline constexpr const char *PythonStacksEnv = "CUDA_ADVISOR_PYTHON_STACKS";
 /// "1": also record driver API calls (cu*), off by default.
 inline constexpr const char *DriverApiEnv = "CUDA_ADVISOR_DRIVER_API";
 /// "1": record and check every runtime API call, also the cheap queries

@@ -15,6 +15,11 @@ struct RunSummary {
   uint64_t WallNs = 0;               ///< Profiled wall time, all processes.
   uint64_t GpuBusyNs = 0;            ///< Union of kernel/copy/memset intervals.
   uint64_t KernelNs = 0, CopyNs = 0, MemsetNs = 0;
+  /// nvvp's time share: the union of kernel intervals and the union of copy
+  /// and memset intervals, per process and device, summed. With GpuBusyNs
+  /// and WallNs they split the run into compute, transfers alone, transfers
+  /// under kernels and GPU idle (formatTimeShare).
+  uint64_t KernelBusyNs = 0, TransferBusyNs = 0;
   uint64_t Kernels = 0, Copies = 0, ApiCalls = 0;
   unsigned RankedFindings = 0;       ///< Findings matched to the profile.
   uint64_t TotalSavingNs = 0;        ///< Sum of their estimated savings.

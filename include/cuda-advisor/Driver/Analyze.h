@@ -18,7 +18,9 @@ struct AnalyzeOptions {
   std::string Checks;                     ///< --checks; empty: config default.
   std::string HeaderFilter;
   std::optional<std::string> FailOn;
-  std::string ConfigFile;
+  std::string ConfigFile;                 ///< --config: inline YAML (or, as before, a path).
+  std::string ConfigFilePath;             ///< --config-file.
+  std::string FileFilter;                 ///< --file-filter: whole-database mode's regex.
   bool DumpConfig = false;
   bool ListChecks = false;
   std::string Explain;
@@ -34,10 +36,16 @@ struct AnalyzeOptions {
   bool Fix = false;
   std::vector<std::string> Profiles;      ///< --profile, repeatable.
   std::vector<std::string> BinaryPaths;   ///< --binary-path, repeatable.
+  std::vector<std::string> SourcePrefixMap; ///< --source-prefix-map OLD=NEW, repeatable.
   std::optional<unsigned> Top;
   std::string MinSaving;                  ///< e.g. "1ms", "500us", "0.5%".
   bool ShowCold = false;                  ///< --show-cold: findings off the hot path as notes.
   std::string Sort = "priority";          ///< --sort: priority (hot path first) or location.
+  std::string LineFilter;                 ///< --line-filter JSON (clang-tidy's).
+  std::string Diff;                       ///< --diff FILE|-: report changed lines only.
+  std::string SourceRoot;                 ///< --source-root: %SRCROOT% of SARIF.
+  std::string DocsUrl;                    ///< --docs-url: public base of the check pages.
+  unsigned MarkdownTop = 10;              ///< --markdown-top: shown in full, the rest collapsed.
 };
 
 /// Returns the exit code.

@@ -43,9 +43,11 @@ struct NeutralCommand {
 
 /// Translates Argv (Argv[0] is the compiler) of a command compiling File.
 /// Response files (@file, nvcc's --options-file) are expanded relative to
-/// Directory.
+/// Directory. With PassThrough (the flags the user gave after `--`, meant for
+/// Clang), host flags are kept as given, as clang-tidy keeps them, except
+/// those that would stop a syntax-only parse (-c, -E, -M*, -o FILE).
 NeutralCommand translateCommand(llvm::ArrayRef<std::string> Argv, llvm::StringRef File,
-                                llvm::StringRef Directory);
+                                llvm::StringRef Directory, bool PassThrough = false);
 
 /// What a parse adds on top of a NeutralCommand.
 struct ParseSetup {

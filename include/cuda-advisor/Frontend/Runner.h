@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ class CompilerInstance;
 
 namespace cuda_advisor::frontend {
 
+struct FileResult;
+
 struct RunnerOptions {
   std::string BuildPath;                              ///< -p (dir or file); may be empty.
   std::optional<std::vector<std::string>> FixedFlags; ///< "-- FLAGS".
@@ -33,7 +36,22 @@ struct RunnerOptions {
   ParseSetup Setup;
   unsigned Jobs = 0;                                  ///< 0: all cores.
   bool Verbose = false;
+  /// Contents that replace files on disk (absolute path -> text): an
+  /// editor's unsaved buffers. The file need not exist on disk.
+  std::map<std::string, std::string> UnsavedFiles;
+  /// Called once per file as soon as it is analyzed (from the worker, one
+  /// call at a time): Index into Files, and the number done so far.
+  std::function<void(size_t Index, size_t Done, const FileResult &R)> OnFileDone;
 };
+
+/// Every file of the compilation database given by -p (a directory or the
+/// file), once each, sorted: run-clang-tidy's whole-database mode.
+llvm::Expected<std::vector<std::string>> databaseFiles(llvm::StringRef BuildPath);
+
+/// The directory whose compile_commands.json applies to File, searched as
+/// clangd does: File's directory and each parent, looking in the directory
+/// itself and in its build/ subdirectory. Empty when there is none.
+std::string findCompilationDatabaseDir(llvm::StringRef File);
 
 /// What happened to one file.
 struct FileResult {
@@ -57,6 +75,10 @@ using ConsumerFactory = std::function<std::unique_ptr<clang::ASTConsumer>(
 llvm::Expected<std::vector<FileResult>> runOnFiles(const std::vector<std::string> &Files,
                                                    const RunnerOptions &Opts,
                                                    const ConsumerFactory &Factory);
+
+/// The files of the compilation database at BuildPath (a directory or the
+/// file itself), absolute; empty when there is none or it does not load.
+std::vector<std::string> compileDatabaseFiles(llvm::StringRef BuildPath);
 
 } // namespace cuda_advisor::frontend
 

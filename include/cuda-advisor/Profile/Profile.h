@@ -137,6 +137,9 @@ struct StackFrame {
   uint32_t Address = 0; ///< Index into Stack::Frames (its position for Python stacks).
   bool Inlined = false; ///< A call that was inlined into the frame that follows it.
   bool Library = false; ///< Inside CUDA, PyTorch, the C/C++ runtime or the collector.
+  /// Loc names the function (its first line), not the line of the call:
+  /// torch.profiler's python_function frames.
+  bool FunctionOnly = false;
 };
 
 /// A host call stack: return addresses, innermost first.
@@ -173,6 +176,15 @@ struct ApiCall {
   /// cudaMemcpyAsync), when the profile has them.
   bool HasCopyPointers = false;
   uint64_t CopyDst = 0, CopySrc = 0;
+  uint64_t duration() const { return End > Start ? End - Start : 0; }
+};
+
+/// An NVTX range (nvtxRangePush/Pop or Start/End) on a host thread.
+struct Range {
+  ProcessIndex Process = 0;
+  std::string Name;
+  uint64_t Start = 0, End = 0;
+  uint32_t Thread = 0;
   uint64_t duration() const { return End > Start ? End - Start : 0; }
 };
 
@@ -249,6 +261,7 @@ struct Profile {
   std::vector<Stack> Stacks;
   std::vector<Module> Modules;
   std::vector<KernelMetrics> Metrics;
+  std::vector<Range> Ranges; ///< NVTX ranges, where the format has them.
 
   /// Appends Other, renumbering its process and stack indices.
   void merge(Profile &&Other);

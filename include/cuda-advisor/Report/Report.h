@@ -39,12 +39,17 @@ struct ReportContext {
   /// Files under this directory are shown relative to it (Markdown, HTML) and
   /// are SARIF URIs relative to %SRCROOT%. Empty: the current directory.
   std::string SourceRoot;
-  /// SARIF tool.driver.informationUri. Empty: the installed documentation
-  /// directory as a file:// URI.
+  /// SARIF tool.driver.informationUri (--docs-url). Empty: none (never the
+  /// local install: the log is read on other machines).
   std::string InformationUri;
-  /// SARIF rules' helpUri is DocsBaseUri + "<id>.md". Empty: the check's
-  /// installed page (DocsDir/<id>.md) as a file:// URI, when it exists.
+  /// SARIF rules' helpUri is DocsBaseUri + "<id>.md" (--docs-url). Empty:
+  /// no helpUri.
   std::string DocsBaseUri;
+  /// Markdown: the findings shown in full before the collapsed rest (0: all)
+  /// and the most characters the report may have (0: no limit). 60,000 fits
+  /// one GitHub comment (65,536).
+  unsigned MarkdownTop = 10;
+  size_t MarkdownLimit = 60000;
 };
 
 enum class OutputFormat { Text, Json, Sarif, Markdown, Html };
@@ -93,6 +98,14 @@ using cuda_advisor::formatDuration;
 std::string formatCost(const Cost &C);
 /// "GPU busy 412 ms of 1.2 s; 4 findings could save about 290 ms"
 std::string formatSummary(const RunSummary &S);
+
+/// nvvp's opening table, over the profiled wall time: compute (kernels
+/// running), copies and memsets while no kernel ran, copies and memsets
+/// under kernels, and the GPU idle. Rows of {label, ns}; empty without a
+/// timeline.
+std::vector<std::pair<std::string, uint64_t>> timeShare(const RunSummary &S);
+/// "time share: compute 41% (12.3 ms), ..." on one line; empty without a timeline.
+std::string formatTimeShare(const RunSummary &S);
 
 /// The documentation page of a check (DocsDir/<id>.md), or empty.
 std::string readCheckDoc(llvm::StringRef DocsDir, llvm::StringRef Id);

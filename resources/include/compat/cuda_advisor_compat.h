@@ -24,6 +24,11 @@
  * dev/cuda/common.h) no longer parses. */
 #include <math.h>
 
+/* nvcc defines __CUDACC__ as 1; Clang's wrapper leaves it empty, and code
+ * testing `#if __CUDACC__` (rather than #ifdef) no longer preprocesses. */
+#undef __CUDACC__
+#define __CUDACC__ 1
+
 /* Clang honours __managed__ only for HIP; for CUDA it drops it, and device
  * code using the variable no longer parses. A managed variable is a device
  * variable that host code reads too, which Clang accepts for __device__. */

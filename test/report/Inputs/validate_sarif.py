@@ -1,4 +1,4 @@
-"""validate_sarif.py [--github] [--expect-rules=LIST] SCHEMA FILE...
+"""validate_sarif.py [--github] [--relative] [--expect-rules=LIST] SCHEMA FILE...
 
 Validates SARIF logs against the SARIF 2.1.0 JSON schema (draft-04) and, with
 --github, against the rules GitHub code scanning applies when it ingests a
@@ -6,7 +6,11 @@ file (docs.github.com "SARIF support for code scanning"; the GH10xx rules of
 the SARIF validator): every result has a ruleId, a message text and 1 to 10
 locations, each with a physical location whose artifact URI is relative or
 file:// and whose region has a startLine; every rule has a short and a full
-description and help text; at most 25,000 rules and results per run.
+description and help text; help links (helpUri, informationUri) are not local
+file:// paths; at most 25,000 rules and results per run.
+
+--relative requires every result's and related location's URI to be relative
+with uriBaseId %SRCROOT% (what GitHub needs to place alerts in the repository).
 
 --expect-rules=LIST (the output of --list-checks) requires a rule for every
 check it names, with the check's summary as its shortDescription.
@@ -35,9 +39,14 @@ def github_errors(log):
     for run in log.get("runs", []):
         driver = run["tool"]["driver"]
         rules = driver.get("rules", [])
+        for key in ("informationUri",):
+            if driver.get(key, "").startswith("file:"):
+                errors.append("driver.%s points to a local file" % key)
         if len(rules) > 25000 or len(run.get("results", [])) > 25000:
             errors.append("too many rules or results")
         for rule in rules:
+            if rule.get("helpUri", "").startswith("file:"):
+                errors.append("rule %s: helpUri points to a local file" % rule["id"])
             for field in ("shortDescription", "fullDescription", "help"):
                 if not rule.get(field, {}).get("text"):
                     errors.append("rule %s: %s.text is required" % (rule["id"], field))
@@ -64,6 +73,18 @@ def github_errors(log):
             for key, value in result.get("partialFingerprints", {}).items():
                 if not isinstance(value, str):
                     errors.append(where + ": fingerprint %s is not a string" % key)
+    return errors
+
+
+def relative_errors(log):
+    errors = []
+    for run in log.get("runs", []):
+        for i, result in enumerate(run.get("results", [])):
+            for loc in result.get("locations", []) + result.get("relatedLocations", []):
+                art = loc.get("physicalLocation", {}).get("artifactLocation", {})
+                if art.get("uriBaseId") != "%SRCROOT%" or ":" in art.get("uri", ""):
+                    errors.append("result %d (%s): URI %s is not relative to %%SRCROOT%%"
+                                  % (i, result.get("ruleId"), art.get("uri")))
     return errors
 
 
@@ -135,8 +156,10 @@ def rule_errors(log, listing):
 
 def main(argv):
     github = "--github" in argv
+    relative = "--relative" in argv
     listing = [a.split("=", 1)[1] for a in argv if a.startswith("--expect-rules=")]
-    args = [a for a in argv if a != "--github" and not a.startswith("--expect-rules=")]
+    args = [a for a in argv if a not in ("--github", "--relative")
+            and not a.startswith("--expect-rules=")]
     with open(args[0]) as f:
         schema = json.load(f)
     validator = jsonschema.Draft4Validator(schema)
@@ -149,6 +172,8 @@ def main(argv):
         errors += uri_errors(log)
         if github:
             errors += github_errors(log)
+        if relative:
+            errors += relative_errors(log)
         for l in listing:
             errors += rule_errors(log, l)
         for e in errors:

@@ -1,0 +1,185 @@
+//===- Merge.cpp - One thief, one finding ---------------------------------===//
+#include "Merge.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <numeric>
+
+using namespace llvm;
+
+namespace cuda_advisor::rank {
+namespace {
+
+RecordSet recordsOf(const RuntimeFinding &R) {
+  return {{R.Calls.begin(), R.Calls.end()}, {R.Kernels.begin(), R.Kernels.end()}};
+}
+
+size_t shared(const RecordSet &A, const RecordSet &B) {
+  auto Count = [](const std::vector<size_t> &X, const std::vector<size_t> &Y) {
+    size_t N = 0;
+    for (auto I = X.begin(), J = Y.begin(); I != X.end() && J != Y.end();) {
+      if (*I < *J)
+        ++I;
+      else if (*J < *I)
+        ++J;
+      else {
+        ++N;
+        ++I;
+        ++J;
+      }
+    }
+    return N;
+  };
+  return Count(A.Calls, B.Calls) + Count(A.Kernels, B.Kernels);
+}
+
+void unite(std::vector<size_t> &Into, const std::vector<size_t> &From) {
+  std::vector<size_t> Out;
+  std::set_union(Into.begin(), Into.end(), From.begin(), From.end(), std::back_inserter(Out));
+  Into = std::move(Out);
+}
+
+/// Into absorbs From: a note with From's message and saving, its id in the
+/// evidence, its location where Into has none, and its saving where it is
+/// the larger one and not conditional.
+void absorb(Finding &Into, const Finding &From, bool Conditional) {
+  const Cost &Theirs = *From.Ranking;
+  std::string Saving =
+      Theirs.SavingNs == 0
+          ? std::string()
+          : formatv("; {0}{1} estimated saving", Conditional ? "up to " : "",
+                    formatDuration(Theirs.SavingNs))
+                .str();
+  // "in load_batch() (train.py:21): " once, on the finding.
+  StringRef Message = From.Message;
+  if (Message.starts_with("in ")) {
+    size_t End = Message.find("): ");
+    if (End != StringRef::npos && StringRef(Into.Message).starts_with(Message.take_front(End + 3)))
+      Message = Message.drop_front(End + 3);
+  }
+  FindingNote N;
+  N.Message = "the same records: " + Message.str() + Saving + " [" + From.CheckId + "]";
+  Into.Notes.push_back(std::move(N));
+  json::Array *Ids = Into.Evidence.getArray("alsoFoundBy");
+  if (!Ids) {
+    Into.Evidence["alsoFoundBy"] = json::Array();
+    Ids = Into.Evidence.getArray("alsoFoundBy");
+  }
+  Ids->push_back(From.CheckId);
+  if (!Into.Loc.isValid() && From.Loc.isValid())
+    Into.Loc = From.Loc;
+  if (!Into.Ranking || !Into.Ranking->Matched) {
+    Into.Ranking = Theirs;
+    return;
+  }
+  Cost &Mine = *Into.Ranking;
+  if (!Conditional && Theirs.SavingNs > Mine.SavingNs) {
+    Mine.SavingNs = Theirs.SavingNs;
+    Mine.Method = "the larger saving of the two fixes, " + From.CheckId + "'s: " + Theirs.Method;
+  }
+}
+
+} // namespace
+
+void mergeIntoStatic(std::vector<RuntimeFinding> &Runtime, std::vector<Finding> &Static,
+                     std::vector<RecordSet> &Records) {
+  // Record -> the static findings about it.
+  std::map<size_t, std::vector<size_t>> ByCall, ByKernel;
+  for (size_t I = 0; I < Static.size(); ++I) {
+    if (!Static[I].Ranking || !Static[I].Ranking->Matched)
+      continue;
+    for (size_t C : Records[I].Calls)
+      ByCall[C].push_back(I);
+    for (size_t K : Records[I].Kernels)
+      ByKernel[K].push_back(I);
+  }
+  std::vector<RuntimeFinding> Kept;
+  for (RuntimeFinding &R : Runtime) {
+    std::map<size_t, size_t> Overlap;
+    for (size_t C : R.Calls)
+      if (auto It = ByCall.find(C); It != ByCall.end())
+        for (size_t I : It->second)
+          ++Overlap[I];
+    for (size_t K : R.Kernels)
+      if (auto It = ByKernel.find(K); It != ByKernel.end())
+        for (size_t I : It->second)
+          ++Overlap[I];
+    size_t Total = R.Calls.size() + R.Kernels.size();
+    auto Best = std::max_element(Overlap.begin(), Overlap.end(), [](const auto &A, const auto &B) {
+      return A.second < B.second;
+    });
+    if (Total == 0 || Best == Overlap.end() || 2 * Best->second < Total) {
+      Kept.push_back(std::move(R));
+      continue;
+    }
+    size_t I = Best->first;
+    absorb(Static[I], R.F, R.Conditional);
+    RecordSet Theirs = recordsOf(R);
+    unite(Records[I].Calls, Theirs.Calls);
+    unite(Records[I].Kernels, Theirs.Kernels);
+  }
+  Runtime = std::move(Kept);
+}
+
+void mergeRuntime(std::vector<RuntimeFinding> &Runtime) {
+  size_t N = Runtime.size();
+  std::vector<RecordSet> Sets;
+  Sets.reserve(N);
+  for (const RuntimeFinding &R : Runtime)
+    Sets.push_back(recordsOf(R));
+  // Union-find over findings that share records.
+  std::vector<size_t> Parent(N);
+  std::iota(Parent.begin(), Parent.end(), 0);
+  auto Find = [&](size_t X) {
+    while (Parent[X] != X)
+      X = Parent[X] = Parent[Parent[X]];
+    return X;
+  };
+  for (size_t A = 0; A < N; ++A)
+    for (size_t B = A + 1; B < N; ++B) {
+      // Mutual: each holds at least half of the other's records. "Half of
+      // the smaller" alone chains unrelated findings through a broad one
+      // (copy/compute overlap covers every copy and kernel: it would merge
+      // the FP32 GEMMs with the pageable copies).
+      size_t Larger = std::max(Sets[A].size(), Sets[B].size());
+      if (Larger && 2 * shared(Sets[A], Sets[B]) >= Larger)
+        Parent[Find(B)] = Find(A);
+    }
+  std::map<size_t, std::vector<size_t>> Groups;
+  for (size_t I = 0; I < N; ++I)
+    Groups[Find(I)].push_back(I);
+  std::vector<RuntimeFinding> Out;
+  for (auto &[Root, Members] : Groups) {
+    // The finding that speaks for the group: not conditional, then the
+    // largest saving, then the first rule.
+    size_t Lead = *std::min_element(Members.begin(), Members.end(), [&](size_t A, size_t B) {
+      const RuntimeFinding &X = Runtime[A], &Y = Runtime[B];
+      if (X.Conditional != Y.Conditional)
+        return !X.Conditional;
+      if (X.F.Ranking->SavingNs != Y.F.Ranking->SavingNs)
+        return X.F.Ranking->SavingNs > Y.F.Ranking->SavingNs;
+      return A < B;
+    });
+    bool Conditional =
+        llvm::all_of(Members, [&](size_t I) { return Runtime[I].Conditional; });
+    RuntimeFinding Merged = std::move(Runtime[Lead]);
+    for (size_t I : Members) {
+      if (I == Lead)
+        continue;
+      RuntimeFinding &R = Runtime[I];
+      absorb(Merged.F, R.F, R.Conditional);
+      Merged.Calls.insert(R.Calls.begin(), R.Calls.end());
+      Merged.Kernels.insert(R.Kernels.begin(), R.Kernels.end());
+      Merged.Processes.insert(R.Processes.begin(), R.Processes.end());
+      if (!Merged.OverlapOf)
+        Merged.OverlapOf = R.OverlapOf;
+    }
+    Merged.Conditional = Conditional;
+    Out.push_back(std::move(Merged));
+  }
+  Runtime = std::move(Out);
+}
+
+} // namespace cuda_advisor::rank

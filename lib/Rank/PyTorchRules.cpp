@@ -1,0 +1,459 @@
+//===- PyTorchRules.cpp - Runtime rules for what PyTorch programs waste ---===//
+//
+// Rules that read only the timeline, written for the thieves PyTorch
+// programs show most (they apply to any CUDA program): FP32 matrix
+// multiplies off the tensor cores, a model called on one sample at a time,
+// chains of element-wise kernels. docs/checks/runtime-*.md describe them;
+// docs/cost-model.md their estimates.
+//
+//===----------------------------------------------------------------------===//
+#include "RuleContext.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+
+#include <map>
+#include <optional>
+
+using namespace llvm;
+using namespace cuda_advisor::profile;
+
+namespace cuda_advisor::rank {
+namespace {
+
+/// Dense peak matrix-multiply rates of a GPU, TFLOP/s.
+struct MatmulRates {
+  double Fp32, Tf32;
+  const char *Source;
+};
+
+/// The data-center GPUs whose FP32 and TF32 rates NVIDIA publishes (dense,
+/// without sparsity). Consumer parts of the same compute capability differ,
+/// so only the compute capabilities of those parts are known.
+std::optional<MatmulRates> matmulRates(const Device &D) {
+  if (D.ComputeMajor == 8 && D.ComputeMinor == 0)
+    return MatmulRates{19.5, 156, "NVIDIA A100 datasheet"};
+  if (D.ComputeMajor == 9 && D.ComputeMinor == 0)
+    return MatmulRates{67, 495, "NVIDIA H100 SXM and H200 datasheets"};
+  return std::nullopt;
+}
+
+/// The demangled name of K, lowercased (both the mangled and the demangled
+/// spellings carry the library's kernel name).
+std::string lowerName(const Kernel &K) {
+  std::string N = !K.Demangled.empty() ? K.Demangled
+                  : StringRef(K.Name).starts_with("_Z") ? llvm::demangle(K.Name)
+                                                        : K.Name;
+  return StringRef(N).lower();
+}
+
+/// Whether K is a matrix multiply or convolution computed in FP32 on the
+/// FP32 units: cuBLAS's sgemm kernels (maxwell_/volta_/ampere_sgemm_*),
+/// CUTLASS's SIMT sgemm (cutlass_80_simt_sgemm_*), cuBLAS/cuDNN xmma
+/// kernels with FP32 inputs on FFMA (sm80_xmma_gemm_f32f32_f32f32_f32_*_ffma,
+/// *_fprop_implicit_gemm_f32f32_f32f32_*), cuDNN's implicit_convolve_sgemm,
+/// and cuBLAS's templated kernels over float (gemmSN_NN_kernel<float...>).
+/// Not: TF32/FP16/BF16/INT8 tensor-core kernels (tf32, tensorop, hmma,
+/// s1688/s16816, f16, bf16), FP64 and complex kernels, matrix-vector
+/// kernels (gemv: memory bound), split-K reductions.
+bool isFp32Matmul(const Kernel &K) {
+  std::string L = lowerName(K);
+  StringRef N(L);
+  if (!N.contains("gemm") && !N.contains("conv"))
+    return false;
+  static const char *const NotFp32Simt[] = {
+      "tf32",  "tensorop", "hmma",  "imma",  "s1688", "s16816", "s16832", "f16",   "bf16",
+      "fp16",  "half",     "bfloat", "i8",   "e4m3",  "e5m2",   "gemv",   "reduce", "dgemm",
+      "zgemm", "cgemm",    "f64",   "double", "complex"};
+  for (const char *S : NotFp32Simt)
+    if (N.contains(S))
+      return false;
+  if (N.contains("sgemm"))
+    return true;
+  if (N.contains("f32f32_f32f32") && N.contains("ffma"))
+    return true;
+  return N.contains("gemm") && N.contains("<float");
+}
+
+/// Whether K is one of PyTorch's element-wise kernels (TensorIterator's
+/// vectorized, unrolled and generic launches).
+bool isElementwise(const Kernel &K) {
+  StringRef N = K.Demangled.empty() ? StringRef(K.Name) : StringRef(K.Demangled);
+  return N.contains("elementwise_kernel");
+}
+
+} // namespace
+
+/// The innermost user frame that the stacks of all the kernels' launches
+/// share: for the launches of one call of a model, the line of that call.
+/// Falls back to the first kernel's launch site.
+static const SourceLocation *commonUserFrame(const ProfileIndex &Index,
+                                             ArrayRef<size_t> Kernels) {
+  std::vector<const SourceLocation *> Common;
+  bool First = true;
+  for (size_t K : Kernels) {
+    const Stack *S = Index.stackOf(WorkRef{WorkKind::Kernel, K});
+    if (!S || !S->userFrame())
+      return nullptr;
+    // The user frames, outermost first.
+    std::vector<const SourceLocation *> Frames;
+    for (auto It = S->Symbols.rbegin(); It != S->Symbols.rend(); ++It)
+      if (!It->Library && It->Loc.isValid())
+        Frames.push_back(&It->Loc);
+    if (First) {
+      Common = std::move(Frames);
+      First = false;
+      continue;
+    }
+    size_t Same = 0;
+    while (Same < Common.size() && Same < Frames.size() && *Common[Same] == *Frames[Same])
+      ++Same;
+    Common.resize(Same);
+  }
+  return Common.empty() ? nullptr : Common.back();
+}
+
+void Rules::tensorCoresUnused(std::vector<RuntimeFinding> &Out) {
+  static constexpr StringRef Id = "runtime-tensor-cores-unused";
+  struct Group {
+    std::vector<size_t> Kernels;
+    uint64_t Time = 0;
+    std::map<std::string, uint64_t> ByName;
+  };
+  std::map<std::pair<ProcessIndex, uint32_t>, Group> Groups;
+  std::map<ProcessIndex, uint64_t> Shortest;
+  for (size_t I = 0; I < P.Kernels.size(); ++I) {
+    const Kernel &K = P.Kernels[I];
+    if (K.duration() > 0) {
+      auto [It, New] = Shortest.try_emplace(K.Process, K.duration());
+      if (!New)
+        It->second = std::min(It->second, K.duration());
+    }
+    if (!isFp32Matmul(K))
+      continue;
+    Group &G = Groups[{K.Process, K.Device}];
+    G.Kernels.push_back(I);
+    G.Time += K.duration();
+    G.ByName[kernelName(K)] += K.duration();
+  }
+  for (auto &[Key, G] : Groups) {
+    auto [Proc, Dev] = Key;
+    const Device *D = Index.deviceOf(Proc, Dev);
+    std::optional<MatmulRates> Rates = D ? matmulRates(*D) : std::nullopt;
+    if (!Rates)
+      continue;
+    double Ratio = Rates->Fp32 / Rates->Tf32;
+    // No kernel runs shorter than the shortest the run had.
+    uint64_t Floor = Shortest[Proc];
+    uint64_t Saving = 0;
+    for (size_t I : G.Kernels) {
+      uint64_t T = P.Kernels[I].duration();
+      uint64_t After = std::max(static_cast<uint64_t>(static_cast<double>(T) * Ratio), Floor);
+      Saving += T > After ? T - After : 0;
+    }
+    if (!worthIt(Id, Proc, Saving))
+      continue;
+    // The two costliest kernel names, for the message.
+    std::vector<std::pair<uint64_t, std::string>> Names;
+    for (auto &[N, T] : G.ByName)
+      Names.push_back({T, N});
+    llvm::sort(Names, [](const auto &A, const auto &B) {
+      return A.first != B.first ? A.first > B.first : A.second < B.second;
+    });
+    std::string Shown = "'" + Names[0].second + "'";
+    if (Names.size() > 1)
+      Shown += formatv(", '{0}'{1}", Names[1].second,
+                       Names.size() > 2 ? formatv(" and {0} more", Names.size() - 2).str()
+                                        : std::string())
+                   .str();
+    uint64_t Busy = Index.busy(Proc, Dev).total();
+    std::string Msg = formatv(
+        "{0} FP32 matrix-multiply or convolution kernels ({1}) took {2} ({3}% of the GPU's busy "
+        "time) on the FP32 units: tensor cores run them in TF32 at up to {4}x the rate on this "
+        "GPU; in PyTorch torch.backends.cuda.matmul.allow_tf32 = True (or "
+        "torch.set_float32_matmul_precision('high')) and torch.backends.cudnn.allow_tf32 = "
+        "True, or torch.autocast('cuda', dtype=torch.bfloat16); in CUDA C++ "
+        "cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH) or CUBLAS_COMPUTE_32F_FAST_TF32; "
+        "TF32 rounds the inputs to 10 mantissa bits, which changes the results: check the "
+        "accuracy you need",
+        G.Kernels.size(), Shown, formatDuration(G.Time),
+        Busy ? static_cast<int>(std::lround(100.0 * static_cast<double>(G.Time) /
+                                            static_cast<double>(Busy)))
+             : 0,
+        formatv("{0:f1}", Rates->Tf32 / Rates->Fp32).str());
+    std::string How = formatv(
+        "each kernel's time times the ratio of the GPU's dense FP32 to TF32 tensor peak rates "
+        "({0} / {1} TFLOP/s, {2}), but no shorter than the run's shortest kernel ({3}): "
+        "compute-bound multiplies speed up by that ratio, small ones are held by the floor",
+        formatv("{0:f1}", Rates->Fp32).str(), formatv("{0:f0}", Rates->Tf32).str(), Rates->Source,
+        formatDuration(Floor));
+    Cost C = Model.make(G.Kernels.size(), G.Time, Saving, std::move(How));
+    // Placed where the costliest kernel was launched.
+    const SourceLocation *Site = nullptr;
+    for (size_t I : G.Kernels)
+      if (kernelName(P.Kernels[I]) == Names[0].second) {
+        if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, I}))
+          Site = launchSiteOf(*L, P.Kernels[I]);
+        break;
+      }
+    RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
+    R.Kernels.insert(G.Kernels.begin(), G.Kernels.end());
+    R.F.Evidence["fp32TflopsPeak"] = Rates->Fp32;
+    R.F.Evidence["tf32TflopsPeak"] = Rates->Tf32;
+    Out.push_back(std::move(R));
+  }
+}
+
+void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
+  static constexpr StringRef Id = "runtime-repeated-sequence";
+  uint64_t MinRepeats = static_cast<uint64_t>(option(Id, "MinRepeats", 20));
+  size_t MinKernels = static_cast<size_t>(option(Id, "MinKernels", 2));
+  size_t MaxKernels = static_cast<size_t>(option(Id, "MaxKernels", 16));
+  double MaxBusyShare = optionShare(Id, "MaxBusyShare", 0.5);
+  // Kernel names as small integers, per stream in launch order.
+  StringMap<int> Ids;
+  std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
+  std::vector<int> NameId(P.Kernels.size());
+  for (size_t I = 0; I < P.Kernels.size(); ++I) {
+    const Kernel &K = P.Kernels[I];
+    NameId[I] = Ids.try_emplace(K.Name.empty() ? K.Demangled : K.Name, Ids.size()).first->second;
+    Streams[{K.Process, K.Device, K.Stream}].push_back(I);
+  }
+  std::map<ProcessIndex, IntervalSet> Waiting;
+  for (auto &[Key, Ks] : Streams) {
+    auto [Proc, Dev, Stream] = Key;
+    llvm::sort(Ks, [&](size_t A, size_t B) { return P.Kernels[A].Start < P.Kernels[B].Start; });
+    auto [WIt, New] = Waiting.try_emplace(Proc);
+    if (New)
+      WIt->second = waitingCalls(Proc);
+    const IntervalSet &Wait = WIt->second;
+    const IntervalSet &Busy = Index.busy(Proc, Dev);
+    size_t Pos = 0;
+    while (Pos < Ks.size()) {
+      // The period that repeats longest from here.
+      size_t BestLen = 0, BestReps = 0;
+      for (size_t L = MinKernels; L <= MaxKernels && Pos + 2 * L <= Ks.size(); ++L) {
+        // Only primitive periods: one kernel again and again is a loop's
+        // body (runtime-launch-bound), not a sequence of two.
+        bool Composite = false;
+        for (size_t D = 1; D < L && !Composite; ++D) {
+          if (L % D)
+            continue;
+          Composite = true;
+          for (size_t J = Pos + D; J < Pos + L && Composite; ++J)
+            Composite = NameId[Ks[J]] == NameId[Ks[J - D]];
+        }
+        if (Composite)
+          continue;
+        size_t End = Pos + L;
+        while (End < Ks.size() && NameId[Ks[End]] == NameId[Ks[End - L]])
+          ++End;
+        size_t Reps = (End - Pos) / L;
+        if (Reps * L > BestReps * BestLen)
+          BestLen = L, BestReps = Reps;
+      }
+      // Ties go to the shorter period (ABAB repeats AB).
+      if (BestReps < MinRepeats) {
+        ++Pos;
+        continue;
+      }
+      size_t End = Pos + BestReps * BestLen;
+      const Kernel &First = P.Kernels[Ks[Pos]], &Last = P.Kernels[Ks[End - 1]];
+      Interval Span{First.Start, std::max(First.Start, Last.End)};
+      uint64_t KernelNs = 0;
+      for (size_t J = Pos; J < End; ++J)
+        KernelNs += P.Kernels[Ks[J]].duration();
+      // The GPU's idle time in the span while the host was not waiting in
+      // a CUDA call: the host's own work between the calls.
+      uint64_t HostIdle = 0;
+      for (const Interval &G : Busy.gaps(Span))
+        HostIdle += Wait.uncovered(G);
+      uint64_t Covered = Busy.covered(Span);
+      size_t Begin = Pos;
+      Pos = End;
+      if (static_cast<double>(Covered) > MaxBusyShare * static_cast<double>(Span.length()) ||
+          2 * HostIdle < Span.length())
+        continue;
+      // Batched, the host's work is paid once instead of once per call;
+      // the kernels' time is kept (it grows less than that with a batch).
+      uint64_t Saving = HostIdle - HostIdle / BestReps;
+      if (!worthIt(Id, Proc, Saving))
+        continue;
+      std::string Names;
+      for (size_t J = Begin; J < Begin + BestLen && J < Begin + 3; ++J)
+        Names += (J > Begin ? ", '" : "'") + kernelName(P.Kernels[Ks[J]]) + "'";
+      if (BestLen > 3)
+        Names += formatv(" and {0} more", BestLen - 3).str();
+      std::string Msg = formatv(
+          "the same sequence of {0} kernels ({1}) ran {2} times in a row, and the GPU was idle "
+          "{3}% of those {4} while the host prepared each call: the work is done one item at a "
+          "time; batch the items into one call (in PyTorch, stack the samples into one tensor "
+          "and call the model once; in CUDA C++, one launch over all items)",
+          BestLen, Names, BestReps,
+          static_cast<int>(std::lround(100.0 * static_cast<double>(Span.length() - Covered) /
+                                       static_cast<double>(Span.length()))),
+          formatDuration(Span.length()));
+      std::string How = formatv(
+          "the GPU's idle time between the {0} calls while the host worked ({1}) is paid once "
+          "instead of {0} times; the kernels' own time ({2}) is kept",
+          BestReps, formatDuration(HostIdle), formatDuration(KernelNs));
+      Cost C = Model.make(BestReps, Span.length(), Saving, std::move(How), CostModel::Clock::Host);
+      std::vector<size_t> FirstCall(Ks.begin() + Begin, Ks.begin() + Begin + BestLen);
+      const SourceLocation *Site = commonUserFrame(Index, FirstCall);
+      if (!Site)
+        if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))
+          Site = launchSiteOf(*L, First);
+      RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
+      R.Kernels.insert(Ks.begin() + Begin, Ks.begin() + End);
+      R.F.Evidence["sequenceLength"] = static_cast<int64_t>(BestLen);
+      R.F.Evidence["repeats"] = static_cast<int64_t>(BestReps);
+      Out.push_back(std::move(R));
+    }
+  }
+}
+
+void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
+  static constexpr StringRef Id = "runtime-elementwise-chain";
+  size_t MinChain = static_cast<size_t>(option(Id, "MinKernels", 3));
+  uint64_t MaxGap = static_cast<uint64_t>(option(Id, "MaxGapUs", 1000)) * 1000;
+  // A chain: consecutive element-wise kernels of one stream with the same
+  // grid and block (tensors of one size). Chains of the same kernels are
+  // one finding.
+  struct Chains {
+    std::vector<std::vector<size_t>> Each;
+  };
+  std::map<std::tuple<ProcessIndex, uint32_t, std::string>, Chains> Groups;
+  std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
+  for (size_t I = 0; I < P.Kernels.size(); ++I)
+    Streams[{P.Kernels[I].Process, P.Kernels[I].Device, P.Kernels[I].Stream}].push_back(I);
+  // Copies and memsets per device: one between two kernels breaks a chain
+  // (the tensor came from or went to the host).
+  std::map<std::pair<ProcessIndex, uint32_t>, std::vector<uint64_t>> Transfers;
+  for (const Copy &C : P.Copies)
+    Transfers[{C.Process, C.Device}].push_back(C.Start);
+  for (const Memset &M : P.Memsets)
+    Transfers[{M.Process, M.Device}].push_back(M.Start);
+  for (auto &[K, V] : Transfers)
+    llvm::sort(V);
+  for (auto &[Key, Ks] : Streams) {
+    llvm::sort(Ks, [&](size_t A, size_t B) { return P.Kernels[A].Start < P.Kernels[B].Start; });
+    const std::vector<uint64_t> &Moves = Transfers[{std::get<0>(Key), std::get<1>(Key)}];
+    auto TransferBetween = [&](uint64_t From, uint64_t To) {
+      auto It = std::lower_bound(Moves.begin(), Moves.end(), From);
+      return It != Moves.end() && *It < To;
+    };
+    size_t Begin = 0;
+    auto Record = [&](size_t Begin, size_t End) {
+      std::string Signature;
+      for (size_t J = Begin; J < End; ++J)
+        Signature += kernelKey(P.Kernels[Ks[J]].Demangled.empty() ? P.Kernels[Ks[J]].Name
+                                                                  : P.Kernels[Ks[J]].Demangled) +
+                     ";";
+      const Kernel &K = P.Kernels[Ks[Begin]];
+      Signature += formatv("{0}x{1}x{2}/{3}", K.Grid[0], K.Grid[1], K.Grid[2],
+                           K.Block[0] * K.Block[1] * K.Block[2])
+                       .str();
+      Groups[{std::get<0>(Key), std::get<1>(Key), Signature}].Each.push_back(
+          std::vector<size_t>(Ks.begin() + Begin, Ks.begin() + End));
+    };
+    // A loop runs the same chain again and again, back to back: a run that
+    // repeats a shorter sequence is that chain, several times.
+    auto Flush = [&](size_t End) {
+      size_t N = End - Begin;
+      if (N < MinChain)
+        return;
+      size_t Period = N;
+      for (size_t L = MinChain; 2 * L <= N && Period == N; ++L) {
+        bool Repeats = true;
+        for (size_t J = Begin + L; J < End && Repeats; ++J)
+          Repeats = kernelKey(P.Kernels[Ks[J]].Name.empty() ? P.Kernels[Ks[J]].Demangled
+                                                            : P.Kernels[Ks[J]].Name) ==
+                    kernelKey(P.Kernels[Ks[J - L]].Name.empty() ? P.Kernels[Ks[J - L]].Demangled
+                                                                : P.Kernels[Ks[J - L]].Name);
+        if (Repeats)
+          Period = L;
+      }
+      for (size_t C = Begin; C + Period <= End; C += Period)
+        Record(C, C + Period);
+    };
+    for (size_t J = 0; J < Ks.size(); ++J) {
+      const Kernel &K = P.Kernels[Ks[J]];
+      bool Continues = J > Begin && isElementwise(K);
+      if (Continues) {
+        const Kernel &Prev = P.Kernels[Ks[J - 1]];
+        Continues = K.Grid == Prev.Grid && K.Block == Prev.Block &&
+                    K.Start >= Prev.End && K.Start - Prev.End <= MaxGap &&
+                    !TransferBetween(Prev.Start, K.Start);
+      }
+      if (!Continues) {
+        Flush(J);
+        Begin = isElementwise(K) ? J : J + 1;
+      }
+    }
+    Flush(Ks.size());
+  }
+  for (auto &[Key, G] : Groups) {
+    auto [Proc, Dev, Signature] = Key;
+    const std::vector<size_t> &Sample = G.Each.front();
+    const Kernel &K0 = P.Kernels[Sample.front()];
+    size_t KCount = Sample.size();
+    // Each intermediate is written by one kernel and read by the next: about
+    // one element-wise pass over the tensor, which the chain's fastest kernel
+    // (at least one read and one write per element) shows the cost of.
+    uint64_t Fastest = UINT64_MAX;
+    for (const std::vector<size_t> &Chain : G.Each)
+      for (size_t I : Chain)
+        if (uint64_t T = P.Kernels[I].duration())
+          Fastest = std::min(Fastest, T);
+    if (Fastest == UINT64_MAX)
+      continue;
+    uint64_t TrafficNs = (KCount - 1) * Fastest;
+    uint64_t ChainNs = 0, Saving = 0, Calls = 0;
+    for (const std::vector<size_t> &Chain : G.Each) {
+      uint64_t Kernels = 0, Longest = 0, Gaps = 0;
+      for (size_t J = 0; J < Chain.size(); ++J) {
+        const Kernel &K = P.Kernels[Chain[J]];
+        Kernels += K.duration();
+        Longest = std::max(Longest, K.duration());
+        if (J > 0)
+          Gaps += K.Start - P.Kernels[Chain[J - 1]].End;
+      }
+      ChainNs += Kernels;
+      Calls += Chain.size();
+      // The fused kernel takes at least as long as the longest of them.
+      uint64_t Bound = Kernels + Gaps - Longest;
+      Saving += std::min(TrafficNs + Gaps, Bound);
+    }
+    if (!worthIt(Id, Proc, Saving))
+      continue;
+    std::string Names;
+    for (size_t J = 0; J < KCount && J < 3; ++J)
+      Names += (J ? ", '" : "'") + kernelName(P.Kernels[Sample[J]]) + "'";
+    if (KCount > 3)
+      Names += formatv(" and {0} more", KCount - 3).str();
+    std::string Msg = formatv(
+        "a chain of {0} element-wise kernels over tensors of one size ({1}) ran {2} {3}: each "
+        "reads and writes the whole tensor, and each intermediate goes through memory; fuse "
+        "the chain into one kernel (in PyTorch torch.compile, or a fused op such as "
+        "torch.addcmul or torch.lerp; in CUDA C++ one kernel that computes the whole "
+        "expression per element)",
+        KCount, Names, G.Each.size(), G.Each.size() == 1 ? "time" : "times");
+    std::string How = formatv(
+        "per chain, the {0} intermediates' writes and reads, each about the chain's fastest "
+        "kernel ({1}: one pass over the tensor), plus the GPU's idle time between the "
+        "kernels; at most the chain (kernels and gaps) less its longest kernel",
+        KCount - 1, formatDuration(Fastest));
+    Cost C = Model.make(Calls, ChainNs, Saving, std::move(How));
+    const SourceLocation *Site = nullptr;
+    if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Sample.front()}))
+      Site = launchSiteOf(*L, K0);
+    RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
+    for (const std::vector<size_t> &Chain : G.Each)
+      R.Kernels.insert(Chain.begin(), Chain.end());
+    R.F.Evidence["chainLength"] = static_cast<int64_t>(KCount);
+    Out.push_back(std::move(R));
+  }
+}
+
+} // namespace cuda_advisor::rank
