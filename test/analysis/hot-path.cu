@@ -108,17 +108,21 @@ void gridBeforeTimer(float *d, int n) {
 // (The lines below name the code above by its line numbers.)
 //
 // Default: the hot findings first, in source order, then the normal one; the
-// warm-up (lines 35-38), the verification (line 50) and the sweep (70-76) are
-// hidden and counted.
+// warm-up (lines 35-38), the verification (line 50), the sweep (70-76) and the
+// launch before the timer in gridBeforeTimer (line 99) are hidden and counted;
+// the grid of line 97 is computed before the timer for the launch inside it (101).
 // DEFAULT: hot-path.cu:41:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// DEFAULT: hot-path.cu:42:13: warning: grid of N / 100 = 10485 blocks{{.*}}[launch-grid-truncation]
 // DEFAULT: hot-path.cu:42:22: warning: 100 threads per block{{.*}}[launch-block-size]
 // DEFAULT: hot-path.cu:64:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
 // DEFAULT: hot-path.cu:82:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
+// DEFAULT: hot-path.cu:97:16: warning: grid of n / 256 blocks{{.*}}[launch-grid-truncation]
 // DEFAULT: hot-path.cu:90:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
-// DEFAULT: 5 findings in 1 file; 6 off the hot path not shown (--show-cold).
+// DEFAULT: 7 findings in 1 file; 8 off the hot path not shown (--show-cold).
 //
 // --show-cold: the same warnings, then the cold ones as notes saying why.
 // COLD: hot-path.cu:90:5: warning:
+// COLD-DAG: hot-path.cu:36:13: note: grid of N / 100{{.*}}[launch-grid-truncation]
 // COLD-DAG: hot-path.cu:36:22: note: 100 threads per block{{.*}}[launch-block-size]
 // COLD-DAG: hot-path.cu:37:5: note: cudaDeviceSynchronize runs on every iteration{{.*}}[sync-in-loop]
 // COLD-DAG: note: off the hot path: before the timed region (lines 39-44): set-up or warm-up
@@ -128,19 +132,17 @@ void gridBeforeTimer(float *d, int n) {
 // COLD-DAG: hot-path.cu:73:5: note: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
 // COLD-DAG: hot-path.cu:75:5: note: cudaFree frees memory on every iteration{{.*}}[transfer-in-loop]
 // COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 70)
+// COLD-DAG: hot-path.cu:98:20: note: grid of n / 512 blocks{{.*}}[launch-grid-truncation]
+// COLD-DAG: note: off the hot path: before the timed region (lines 100-103): set-up or warm-up
 // COLD-NOT: warning:
+// COLD: 15 findings in 1 file.
 //
-// In JSON every finding has a priority, the hot ones before the normal one.
-// JSON: "priority": "hot"
-// JSON-NOT: "priority": "normal"
-// JSON: "priority": "hot"
-// JSON-NOT: "priority": "normal"
-// JSON: "priority": "hot"
-// JSON-NOT: "priority": "normal"
-// JSON: "priority": "hot"
+// In JSON every finding has a priority, the six hot ones before the normal one.
+// JSON-COUNT-6: "priority": "hot"
 // JSON-NOT: "priority": "hot"
 // JSON: "priority": "normal"
 // JSON-NOT: "priority": "hot"
 // WHY-DAG: "priorityReason": "inside the timed region (lines 39-44)"
 // WHY-DAG: "priorityReason": "inside the timed region (lines 58-65)"
+// WHY-DAG: "priorityReason": "inside the timed region (lines 100-103)"
 // WHY-DAG: "priorityReason": "in the loop at line 81, which launches the program's kernels"
