@@ -255,17 +255,19 @@ struct ValueTracker::CallIndex : RecursiveASTVisitor<ValueTracker::CallIndex> {
   llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
 };
 
-std::optional<int64_t> ValueTracker::constantArgument(const ParmVarDecl *P) {
-  if (!P)
-    return std::nullopt;
-  // The definition's parameter: the one its body's writes are recorded for.
+/// The definition's parameter: the one its body's writes are recorded for.
+static const ParmVarDecl *definitionParam(const ParmVarDecl *P) {
   if (const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext()))
     if (const FunctionDecl *Def = F->getDefinition();
         Def && P->getFunctionScopeIndex() < Def->getNumParams())
-      P = Def->getParamDecl(P->getFunctionScopeIndex());
-  auto [It, Inserted] = Arguments.try_emplace(P, std::nullopt);
-  if (!Inserted)
-    return It->second; // Known, or being worked out (a recursive call).
+      return Def->getParamDecl(P->getFunctionScopeIndex());
+  return P;
+}
+
+std::optional<std::vector<const Expr *>> ValueTracker::callArguments(const ParmVarDecl *P) {
+  if (!P)
+    return std::nullopt;
+  P = definitionParam(P);
   const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
   if (!FD || FD->isVariadic() || P->getType()->isReferenceType() ||
       !P->getType()->isIntegralOrEnumerationType())
@@ -281,19 +283,95 @@ std::optional<int64_t> ValueTracker::constantArgument(const ParmVarDecl *P) {
   auto CI = Calls->Calls.find(Canon);
   if (Calls->Escaped.count(Canon) || CI == Calls->Calls.end() || CI->second.empty())
     return std::nullopt;
-  std::vector<const CallExpr *> Sites = CI->second; // The map may grow below.
   unsigned Index = P->getFunctionScopeIndex();
-  std::optional<int64_t> Value;
-  for (const CallExpr *Call : Sites) {
+  std::vector<const Expr *> Args;
+  for (const CallExpr *Call : CI->second) {
     if (Index >= Call->getNumArgs())
       return std::nullopt;
-    std::optional<int64_t> V = evaluateInt(Call->getArg(Index));
+    Args.push_back(Call->getArg(Index));
+  }
+  return Args;
+}
+
+std::optional<int64_t> ValueTracker::constantArgument(const ParmVarDecl *P) {
+  if (!P)
+    return std::nullopt;
+  P = definitionParam(P);
+  auto [It, Inserted] = Arguments.try_emplace(P, std::nullopt);
+  if (!Inserted)
+    return It->second; // Known, or being worked out (a recursive call).
+  std::optional<std::vector<const Expr *>> Args = callArguments(P);
+  if (!Args)
+    return std::nullopt;
+  std::optional<int64_t> Value;
+  for (const Expr *Arg : *Args) {
+    std::optional<int64_t> V = evaluateInt(Arg);
     if (!V || (Value && *V != *Value))
       return std::nullopt;
     Value = V;
   }
   Arguments[P] = Value;
   return Value;
+}
+
+bool ValueTracker::isMultipleOf(const Expr *E, int64_t K) {
+  return K > 0 && isMultipleOfImpl(E, K, 0);
+}
+
+bool ValueTracker::isMultipleOfImpl(const Expr *E, int64_t K, unsigned Depth) {
+  if (!E || Depth > 10)
+    return false;
+  E = stripTemporaries(E);
+  if (E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
+    return false;
+  if (std::optional<int64_t> V = evaluateIntImpl(E, 0))
+    return *V % K == 0;
+  if (const auto *DRE = asVarRef(E)) {
+    const auto *V = cast<VarDecl>(DRE->getDecl());
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      std::optional<std::vector<const Expr *>> Args = callArguments(P);
+      if (!Args)
+        return false;
+      for (const Expr *Arg : *Args)
+        if (!isMultipleOfImpl(Arg, K, Depth + 1))
+          return false;
+      return true;
+    }
+    // A local: every value it is given (initializer and plain stores).
+    const VarWrites *VW = writesOf(V);
+    if (!VW || VW->Escapes || !VW->OtherWrites.empty() || VW->Values.empty())
+      return false;
+    for (const Expr *Stored : VW->Values)
+      if (!isMultipleOfImpl(Stored, K, Depth + 1))
+        return false;
+    return true;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Assign: // `n = m = 256 * b`: the value stored.
+    case BO_Comma:
+      return isMultipleOfImpl(BO->getRHS(), K, Depth + 1);
+    case BO_Mul:
+      return isMultipleOfImpl(BO->getLHS(), K, Depth + 1) ||
+             isMultipleOfImpl(BO->getRHS(), K, Depth + 1);
+    case BO_Add:
+    case BO_Sub:
+      return isMultipleOfImpl(BO->getLHS(), K, Depth + 1) &&
+             isMultipleOfImpl(BO->getRHS(), K, Depth + 1);
+    case BO_Shl:
+      if (isMultipleOfImpl(BO->getLHS(), K, Depth + 1))
+        return true;
+      if (std::optional<int64_t> R = evaluateIntImpl(BO->getRHS(), 0); R && *R >= 0 && *R < 62)
+        return (int64_t(1) << *R) % K == 0;
+      return false;
+    default:
+      return false;
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isMultipleOfImpl(CO->getTrueExpr(), K, Depth + 1) &&
+           isMultipleOfImpl(CO->getFalseExpr(), K, Depth + 1);
+  return false;
 }
 
 const Expr *ValueTracker::resolve(const Expr *E) {
@@ -339,6 +417,9 @@ std::optional<int64_t> ValueTracker::evaluateIntImpl(const Expr *E, unsigned Dep
       return constantArgument(P);
     return std::nullopt;
   }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Assign || BO->getOpcode() == BO_Comma))
+    return evaluateIntImpl(BO->getRHS(), Depth + 1); // `n = m = 2048`: the value stored.
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     auto L = evaluateIntImpl(BO->getLHS(), Depth + 1);
     auto R = evaluateIntImpl(BO->getRHS(), Depth + 1);

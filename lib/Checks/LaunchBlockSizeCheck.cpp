@@ -17,12 +17,14 @@ namespace cuda_advisor::checks {
 
 LaunchBlockSizeCheck::LaunchBlockSizeCheck(StringRef Id, Severity Level, CheckContext &Ctx)
     : Check(Id, Level, Ctx), MinThreads(option("MinThreads", 64)),
-      MaxBlocksPerSM(option("MaxBlocksPerSM", 32)), MaxThreadsPerSM(option("MaxThreadsPerSM", 2048)) {}
+      MaxBlocksPerSM(option("MaxBlocksPerSM", 32)), MaxThreadsPerSM(option("MaxThreadsPerSM", 2048)),
+      Multiprocessors(option("Multiprocessors", 132)) {}
 
 void LaunchBlockSizeCheck::storeOptions(CheckOptions &Opts) const {
   storeOption(Opts, "MinThreads", MinThreads);
   storeOption(Opts, "MaxBlocksPerSM", MaxBlocksPerSM);
   storeOption(Opts, "MaxThreadsPerSM", MaxThreadsPerSM);
+  storeOption(Opts, "Multiprocessors", Multiprocessors);
 }
 
 void LaunchBlockSizeCheck::registerMatchers(MatchFinder &Finder) {
@@ -168,31 +170,34 @@ static std::string shape(const Dim3Value &D) {
   return S;
 }
 
-/// The kernel lays its global accesses out along threadIdx.y, not x: no
-/// access has consecutive x lanes one element apart, and at least one is
-/// known (llm.c's matmul_backward_bias_kernel9 runs 4x8x32 blocks where x
-/// walks rows and y picks 16-byte vectors along a row: full 128-byte row
-/// segments). A narrow blockDim.x costs such a kernel nothing.
-static bool contiguousAlongY(const FunctionDecl *Kernel, KernelSummaries &KS) {
+/// The global access that a narrow blockDim.x makes waste sectors: one whose
+/// consecutive x lanes are one element apart, with blockDim.x elements
+/// spanning less than a 32-byte sector, so each of the warp's row segments
+/// uses part of a sector (the smallest such segment). A 16-wide block of
+/// floats or uchar4 reads full 64-byte segments: as many sectors per warp as a
+/// 32-wide block, so it costs nothing; a kernel laid out along threadIdx.y
+/// (llm.c's matmul_backward_bias_kernel9: x walks rows, y picks 16-byte
+/// vectors) or one that only prints has no such access either.
+static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64_t BlockX,
+                                               KernelSummaries &KS) {
   const KernelSummary *S = Kernel ? KS.summaryOf(Kernel) : nullptr;
-  if (!S || S->HasUnknownAccesses)
-    return false;
-  bool Known = false;
+  if (!S)
+    return nullptr;
+  const MemoryAccess *Worst = nullptr;
   for (const MemoryAccess &A : S->Accesses) {
-    if (A.Address.Root.Space != MemorySpace::Global || A.SingleLane)
+    if (A.Address.Root.Space != MemorySpace::Global || A.SingleLane || A.SizeBytes == 0 ||
+        A.Address.ByteOffset.isUnknown())
       continue;
-    if (A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown())
-      return false;
     std::optional<int64_t> X =
         A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(0)).asConstant();
-    if (X && (*X == int64_t(A.SizeBytes) || *X == -int64_t(A.SizeBytes)))
-      return false; // Contiguous along x.
-    std::optional<int64_t> Y =
-        A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant();
-    if (Y && (*Y == int64_t(A.SizeBytes) || *Y == -int64_t(A.SizeBytes)))
-      Known = true;
+    if (!X || (*X != int64_t(A.SizeBytes) && *X != -int64_t(A.SizeBytes)))
+      continue; // Not contiguous along x.
+    if (BlockX * int64_t(A.SizeBytes) >= 32)
+      continue; // Whole sectors per row segment.
+    if (!Worst || A.SizeBytes < Worst->SizeBytes)
+      Worst = &A;
   }
-  return Known;
+  return Worst;
 }
 
 namespace {
@@ -342,6 +347,11 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
     if (*Threads < MinThreads) {
+      // A grid too small to give any multiprocessor MaxBlocksPerSM blocks
+      // never meets the block limit: bigger blocks would only mean fewer.
+      if (std::optional<Dim3Value> Grid = VT.evaluateDim3(Site->Grid))
+        if (auto Blocks = Grid->total(); Blocks && *Blocks <= Multiprocessors * MaxBlocksPerSM)
+          return;
       int64_t Resident = std::min(MaxThreadsPerSM, MaxBlocksPerSM * *Threads);
       int64_t Pct = Resident * 100 / MaxThreadsPerSM;
       Emit("only " + std::to_string(*Threads) + " threads per block: at most " +
@@ -353,16 +363,24 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
-  if (Block->rank() >= 2 && Block->X && *Block->X < 32 &&
-      !contiguousAlongY(Site->Kernel, Ctx.facts().kernels())) {
+  if (Block->rank() >= 2 && Block->X && *Block->X < 32 && *Block->X > 0) {
+    const MemoryAccess *A = sectorWastingAccess(Site->Kernel, *Block->X, Ctx.facts().kernels());
+    if (!A)
+      return;
+    int64_t Segment = *Block->X * int64_t(A->SizeBytes);
+    // The smallest blockDim.x whose row segments fill a 32-byte sector.
+    int64_t WideX = std::min<int64_t>(32, (32 + A->SizeBytes - 1) / A->SizeBytes);
     std::string Suggest;
     if (auto T = Block->total(); T && *T % 32 == 0 && *T >= 32)
       Suggest = "; use (32, " + std::to_string(*T / 32) + ")";
     Emit("blockDim.x is " + std::to_string(*Block->X) + " in a " + shape(*Block) +
-             " block: each warp spans " + std::to_string(32 / std::max<int64_t>(1, *Block->X)) +
-             " rows, so accesses indexed by threadIdx.x touch that many separate row "
-             "segments" + Suggest,
-         Severity::Warning);
+             " block: each warp spans " + std::to_string(32 / *Block->X) + " rows, and the " +
+             std::to_string(Segment) + "-byte row segments of '" + A->Address.Root.name() +
+             "' (" + std::to_string(A->SizeBytes) + "-byte elements along threadIdx.x) use " +
+             std::to_string(Segment) + " of each 32-byte sector; blockDim.x of at least " +
+             std::to_string(WideX) + " fills them" + Suggest,
+         Severity::Warning)
+        .evidence("rowSegmentBytes", Segment);
   }
 }
 

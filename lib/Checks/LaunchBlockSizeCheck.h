@@ -23,6 +23,7 @@ public:
 private:
   const int64_t MinThreads;      ///< Smaller blocks limit occupancy.
   const int64_t MaxBlocksPerSM;  ///< Resident block limit of the target GPU.
+  const int64_t Multiprocessors; ///< Multiprocessors of the target GPU (H200: 132).
   const int64_t MaxThreadsPerSM; ///< Resident thread limit of the target GPU.
 };
 

@@ -165,6 +165,8 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     if (NV && TV && *NV % *TV == 0)
       continue; // Divides exactly.
+    if (TV && VT.isMultipleOf(N, *TV))
+      continue; // Padded to the block size where it is computed (or passed).
     if (testsRemainder(enclosingFunction(Div, AST), N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.

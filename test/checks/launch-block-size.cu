@@ -10,6 +10,8 @@
 
 __global__ void k1(float *x) { x[threadIdx.x] = 0; }
 __global__ void k2(float *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
+__global__ void k2c(char *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
+__global__ void k2p(float *x) { printf("%d %d %d\n", threadIdx.x, threadIdx.y, threadIdx.z); }
 
 constexpr int kThreads = 96;
 
@@ -24,13 +26,14 @@ void bad(float *d, int n) {
   // CHECK: :[[@LINE+1]]:11: warning: only 32 threads per block: at most 32 blocks fit on a multiprocessor, so at most 50% of its 2048 thread slots can be used; use at least 64 threads per block [launch-block-size]
   k1<<<n, 32>>>(d);
 
+  // A narrow x over 1-byte elements: 16-byte row segments, half a sector.
   dim3 square(16, 16);
-  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 16 in a 16x16 block: each warp spans 2 rows, so accesses indexed by threadIdx.x touch that many separate row segments; use (32, 8) [launch-block-size]
-  k2<<<n, square>>>(d);
+  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 16 in a 16x16 block: each warp spans 2 rows, and the 16-byte row segments of 'x' (1-byte elements along threadIdx.x) use 16 of each 32-byte sector; blockDim.x of at least 32 fills them; use (32, 8) [launch-block-size]
+  k2c<<<n, square>>>((char *)d);
   // CHECK: :[[@LINE-3]]:8: note: block size set here
 
-  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 8 in a 8x32 block: each warp spans 4 rows{{.*}}use (32, 8)
-  k2<<<n, dim3(8, 32)>>>(d);
+  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 8 in a 8x32 block: each warp spans 4 rows, and the 8-byte row segments{{.*}}use (32, 8)
+  k2c<<<n, dim3(8, 32)>>>((char *)d);
 
   // CHECK: :[[@LINE+1]]:11: error: a block of 64x32 = 2048 threads exceeds the limit of 1024 threads per block: the launch fails with cudaErrorInvalidConfiguration [launch-block-size]
   k2<<<n, dim3(64, 32)>>>(d);
@@ -41,6 +44,14 @@ void bad(float *d, int n) {
 }
 
 void good(float *d, int n, int runtimeThreads) {
+  // Over floats, 16 or 8 lanes fill 64- or 32-byte segments: whole sectors,
+  // as many per warp as a 32-wide block reads.
+  k2<<<n, dim3(16, 16)>>>(d);
+  k2<<<n, dim3(8, 32)>>>(d);
+  // A kernel that touches no global memory.
+  k2p<<<n, dim3(4, 4, 4)>>>(d);
+  // 100 blocks of 32 threads: no multiprocessor gets 32 blocks anyway.
+  k1<<<100, 32>>>(d);
   k1<<<(n + 255) / 256, 256>>>(d);
   k1<<<n, kThreads>>>(d);
   k2<<<n, dim3(32, 8)>>>(d);
@@ -137,7 +148,7 @@ void narrowX(float *out, const float *in, int rows, int cols, int warpsPerBlock)
   columnSumsAlongY<<<cols / 32, runtimeDepth>>>(out, in, rows, cols);
   // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x32 block: each warp spans 8 rows{{.*}}use (32, 32)
   columnSumsAlongX<<<cols / 4, deep>>>(out, in, rows, cols);
-  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp spans 8 rows, so accesses indexed by threadIdx.x touch that many separate row segments [launch-block-size]
+  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp spans 8 rows, and the 16-byte row segments of 'in' (4-byte elements along threadIdx.x) use 16 of each 32-byte sector; blockDim.x of at least 8 fills them [launch-block-size]
   columnSumsAlongX<<<cols / 4, runtimeDepth>>>(out, in, rows, cols);
 }
 

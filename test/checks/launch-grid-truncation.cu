@@ -135,3 +135,30 @@ void sizes(float *d) {
   launchEither(d, 1000);
   add<<<kElements / 256, 256>>>(d, kElements);
 }
+
+// Sizes padded to the block size where they are computed are multiples of it
+// whatever the input: `192 * ((nel / 192) + 1)` (a product with the block
+// size), a sum of multiples, a shift by at least the block's power of two, or
+// a parameter every call passes such a value for. A chained assignment
+// `m = n = 2048` stores the constant in both. Padding to another size, or one
+// caller passing an unpadded size, keeps the finding.
+static void launchPadded(float *d, int nelr) { add<<<nelr / 192, 192>>>(d, nelr); }
+static void launchPaddedOnce(float *d, int nelr) {
+  // CHECK: :[[@LINE+1]]:9: warning: grid of nelr / 192 blocks drops the last nelr % 192 elements when nelr is not a multiple of 192
+  add<<<nelr / 192, 192>>>(d, nelr);
+}
+void padded(float *d, int nel, int rows) {
+  int nelr = 192 * ((nel / 192) + (nel % 192 ? 1 : 0));
+  launchPadded(d, nelr);
+  launchPadded(d, rows * 384);
+  launchExact(d, rows << 10);
+  int half = 96 * ((nel + 95) / 96);
+  // CHECK: :[[@LINE+1]]:9: warning: grid of half / 192 blocks drops the last half % 192 elements when half is not a multiple of 192
+  add<<<half / 192, 192>>>(d, half);
+  launchPaddedOnce(d, nelr);
+  launchPaddedOnce(d, nel);
+  int m, n;
+  m = n = 2048;
+  dim3 block(16, 16);
+  add<<<dim3(m / block.x, n / block.y), block>>>(d, m * n);
+}

@@ -79,12 +79,24 @@ public:
   std::optional<int64_t> evaluateInt(const clang::Expr *E);
   std::optional<Dim3Value> evaluateDim3(const clang::Expr *E);
 
+  /// True when E is provably a multiple of K (K > 0): a constant multiple,
+  /// a product with such a factor (`192 * ((nel / 192) + 1)`), a sum of
+  /// multiples, or a variable whose every stored value is one (a parameter:
+  /// every call's argument, as for constantArgument). False when unknown.
+  bool isMultipleOf(const clang::Expr *E, int64_t K);
+
+  /// The arguments every call of P's function in the translation unit passes
+  /// for P, when the function is only ever called directly and P is never
+  /// written; nothing otherwise (or when there is no call).
+  std::optional<std::vector<const clang::Expr *>> callArguments(const clang::ParmVarDecl *P);
+
   clang::ASTContext &context() { return Ctx; }
 
 private:
   void indexFunction(const clang::FunctionDecl *FD);
   std::optional<int64_t> evaluateIntImpl(const clang::Expr *E, unsigned Depth);
   std::optional<Dim3Value> evaluateDim3Impl(const clang::Expr *E, unsigned Depth);
+  bool isMultipleOfImpl(const clang::Expr *E, int64_t K, unsigned Depth);
 
   struct CallIndex;
 
