@@ -109,13 +109,22 @@ llvm::SmallPtrSet<const VarDecl *, 8> followersOf(const VarDecl *Var, const Stmt
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
-  // Source order: a local can follow a local declared before it.
-  for (const VarDecl *VD : Locals)
-    for (const VarDecl *V : llvm::SmallVector<const VarDecl *, 8>(Vars.begin(), Vars.end()))
-      if (mentions(VD->getInit(), V)) {
-        Vars.insert(VD);
-        break;
-      }
+  // Until nothing changes: a local can follow a local declared before it
+  // (`size = 1024 * sizes[j]; n4 = size / 16;`), and the walk above does not
+  // visit them in source order.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const VarDecl *VD : Locals) {
+      if (Vars.count(VD))
+        continue;
+      for (const VarDecl *V : llvm::SmallVector<const VarDecl *, 8>(Vars.begin(), Vars.end()))
+        if (mentions(VD->getInit(), V)) {
+          Vars.insert(VD);
+          Changed = true;
+          break;
+        }
+    }
+  }
   return Vars;
 }
 
@@ -260,6 +269,8 @@ void HotPath::build() {
         Timers.push_back({Call->getBeginLoc(), {Loops.begin(), Loops.end()}});
       if (Loops.empty())
         return;
+      if (Callee)
+        F.LoopCalls.emplace_back(SM.getExpansionLoc(Call->getBeginLoc()), keyOf(Callee));
       if (getLaunchSite(Call))
         LaunchNests.emplace_back(Loops.begin(), Loops.end());
       std::vector<const Expr *> Sizing = sizingOperands(Call);
@@ -320,6 +331,13 @@ void HotPath::build() {
   });
 }
 
+const HotPath::FunctionFacts *HotPath::factsOf(const clang::FunctionDecl *Key) const {
+  for (const FunctionFacts &F : Functions)
+    if (F.Key == Key)
+      return &F;
+  return nullptr;
+}
+
 const HotPath::FunctionFacts *HotPath::functionAt(clang::SourceLocation Loc) const {
   for (const FunctionFacts &F : Functions)
     if (inside(F.Body, Loc))
@@ -333,6 +351,19 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
       return {Priority::Hot, "inside the timed region (lines " + std::to_string(T.BeginLine) + "-" +
                                  std::to_string(T.EndLine) + ")"};
   }
+  // A loop calling a function that times itself (a benchmark's passes, a
+  // test's repetitions): each iteration is a whole timed run, whose own
+  // timers say what is measured; hoisting what the call does out of this
+  // loop is not a saving of the program.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &[CallLoc, Callee] : F.LoopCalls)
+    if (CallLoc == SM.getExpansionLoc(Loc))
+      if (const FunctionFacts *CF = factsOf(Callee); CF && !CF->Timed.empty())
+        return {Priority::Cold,
+                "repeats '" + Callee->getNameAsString() + "', which times one run itself (lines " +
+                    std::to_string(CF->Timed.front().BeginLine) + "-" +
+                    std::to_string(CF->Timed.front().EndLine) + "): each iteration is a whole timed run",
+                /*Final=*/true};
   for (const Region &S : F.Sweeps)
     if (inside(S, Loc) && llvm::none_of(F.LaunchLoops, [&](const Region &L) {
           // A repetition loop inside the sweep is the measured work of each size.
@@ -342,7 +373,6 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
               "in a loop over problem sizes or launch configurations (line " +
                   std::to_string(S.BeginLine) + ")"};
   for (const Region &T : F.Timed) {
-    const SourceManager &SM = Ctx.getSourceManager();
     std::string Lines = "(lines " + std::to_string(T.BeginLine) + "-" + std::to_string(T.EndLine) + ")";
     if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loc), T.Begin))
       return {Priority::Cold, "before the timed region " + Lines + ": set-up or warm-up"};

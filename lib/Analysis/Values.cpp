@@ -358,6 +358,11 @@ bool ValueTracker::isMultipleOfImpl(const Expr *E, int64_t K, unsigned Depth) {
     case BO_Sub:
       return isMultipleOfImpl(BO->getLHS(), K, Depth + 1) &&
              isMultipleOfImpl(BO->getRHS(), K, Depth + 1);
+    case BO_Div: // `1024 * s / 4` is a multiple of 256.
+      if (std::optional<int64_t> D = evaluateIntImpl(BO->getRHS(), 0);
+          D && *D > 0 && K <= INT64_MAX / *D)
+        return isMultipleOfImpl(BO->getLHS(), K * *D, Depth + 1);
+      return false;
     case BO_Shl:
       if (isMultipleOfImpl(BO->getLHS(), K, Depth + 1))
         return true;

@@ -244,7 +244,7 @@ void CheckContext::report(Finding F, clang::SourceLocation Loc,
   if (F.Level != Severity::Note) {
     analysis::PriorityVerdict V = facts().hotPath().classify(Loc);
     for (clang::SourceLocation Site : Sites)
-      if (V.Level != Priority::Hot) {
+      if (V.Level != Priority::Hot && !V.Final) {
         analysis::PriorityVerdict AtSite = facts().hotPath().classify(Site);
         if (AtSite.Level < V.Level)
           V = std::move(AtSite);

@@ -104,6 +104,38 @@ void gridBeforeTimer(float *d, int n) {
   printf("%f\n", std::chrono::duration<double>(t1 - t0).count());
 }
 
+// A loop repeating a function that times itself (a benchmark's passes): each
+// iteration is a whole timed run, so the copy the call makes is not this
+// loop's cost.
+void timedRun(float *h, float *d) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  cudaMemcpy(d, h, N * sizeof(float), cudaMemcpyHostToDevice);
+  scale<<<N / 256, 256>>>(d, N);
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+}
+void passes(float *h, float *d) {
+  for (int pass = 0; pass < 5; ++pass)
+    timedRun(h, d);
+}
+
+// A sweep whose sizes come from a table through locals declared in any order.
+void tableSweep(const int *sizes, int count) {
+  for (int j = 0; j < count; ++j) {
+    const unsigned bytes = 1024 * sizes[j];
+    const unsigned floats = bytes / sizeof(float);
+    float *d;
+    cudaMalloc(&d, floats * sizeof(float));
+    scale<<<floats / 256, 256>>>(d, floats);
+    cudaFree(d);
+  }
+}
+
 // In JSON, the hot findings come first, then the normal ones.
 // (The lines below name the code above by its line numbers.)
 //
@@ -118,7 +150,7 @@ void gridBeforeTimer(float *d, int n) {
 // DEFAULT: hot-path.cu:82:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
 // DEFAULT: hot-path.cu:97:16: warning: grid of n / 256 blocks{{.*}}[launch-grid-truncation]
 // DEFAULT: hot-path.cu:90:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
-// DEFAULT: 7 findings in 1 file; 8 off the hot path not shown (--show-cold).
+// DEFAULT: 7 findings in 1 file; 11 off the hot path not shown (--show-cold).
 //
 // --show-cold: the same warnings, then the cold ones as notes saying why.
 // COLD: hot-path.cu:90:5: warning:
@@ -134,8 +166,13 @@ void gridBeforeTimer(float *d, int n) {
 // COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 70)
 // COLD-DAG: hot-path.cu:98:20: note: grid of n / 512 blocks{{.*}}[launch-grid-truncation]
 // COLD-DAG: note: off the hot path: before the timed region (lines 100-103): set-up or warm-up
+// COLD-DAG: hot-path.cu:124:5: note: 'timedRun' calls cudaMemcpy{{.*}}[transfer-in-loop]
+// COLD-DAG: note: off the hot path: repeats 'timedRun', which times one run itself (lines 114-117): each iteration is a whole timed run
+// COLD-DAG: hot-path.cu:133:5: note: cudaMalloc allocates on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: hot-path.cu:135:5: note: cudaFree frees memory on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 129)
 // COLD-NOT: warning:
-// COLD: 15 findings in 1 file.
+// COLD: 18 findings in 1 file.
 //
 // In JSON every finding has a priority, the six hot ones before the normal one.
 // JSON-COUNT-6: "priority": "hot"

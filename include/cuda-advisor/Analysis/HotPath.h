@@ -36,6 +36,9 @@ struct PriorityVerdict {
   /// Why, one clause ("after the timed region (lines 40-52): verification or
   /// clean-up"); empty for Normal.
   std::string Reason;
+  /// The verdict is about the place itself, whatever the code it reaches:
+  /// a call in a loop that repeats a function timing itself.
+  bool Final = false;
 };
 
 class HotPath {
@@ -60,6 +63,8 @@ private:
     /// Without timing calls: the outermost loops that launch kernels (and
     /// are no sweep), the program's iterations.
     std::vector<Region> LaunchLoops;
+    /// Calls in loops: expansion location of the call and its callee's key.
+    std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> LoopCalls;
   };
 
   void build();
@@ -67,6 +72,7 @@ private:
   const FunctionFacts *functionAt(clang::SourceLocation Loc) const;
   PriorityVerdict verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth);
   PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
+  const FunctionFacts *factsOf(const clang::FunctionDecl *Key) const;
   Region regionOf(const clang::Stmt *S) const;
   bool inside(const Region &R, clang::SourceLocation Loc) const;
 
