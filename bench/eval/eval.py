@@ -4,6 +4,13 @@
   eval.py run    --manifest M --tool build/bin/cuda-advisor --out DIR [--mirror /work/.mirror]
   eval.py sample --out DIR --seed 1 --per-check 12 [--sheet NAME]
   eval.py score  SHEET.tsv [SHEET.tsv ...]
+  eval.py carry  SHEET.tsv --out DIR --sheet NAME
+
+`carry` re-scores a judged sheet after a fix that only removes findings: it keeps the
+rows whose finding (check, file, line) DIR/findings.jsonl still holds, writes them as
+DIR/<NAME>.tsv with DIR's per-check counts, lists the removed rows with their verdicts,
+and lists the findings of DIR at lines the sheet's run did not report (these must be
+judged anew before the shares mean anything).
 
 `run` exports each manifest repository at its commit (from the git directory that the
 search tool's `fetch` leaves under the mirror folder), finds its translation units (the
@@ -261,6 +268,41 @@ def score(args):
     print(line_of("**all**", total))
 
 
+def finding_key(f, out):
+    loc = f["location"]
+    rel = os.path.relpath(loc["file"], os.path.join(out, "src", f["repo"].replace("/", "+")))
+    return (f["check"], f"{f['repo']}:{rel}:{loc['line']}")
+
+
+def carry(args):
+    findings = [json.loads(l) for l in open(os.path.join(args.out, "findings.jsonl"))]
+    shown = [f for f in findings if f.get("severity") != "note"]
+    present = {finding_key(f, args.out) for f in shown}
+    with open(args.sheet_in) as f:
+        header = f.readline()
+        rows = [dict(zip(header.rstrip("\n").split("\t"), l.rstrip("\n").split("\t"))) for l in f]
+    judged_at = {(r["check"], r["location"]) for r in rows}
+    with open(os.path.join(args.out, args.sheet + ".tsv"), "w") as out:
+        out.write(header)
+        for r in rows:
+            if (r["check"], r["location"]) in present:
+                out.write("\t".join(r.get(k, "") for k in header.rstrip("\n").split("\t")) + "\n")
+            else:
+                print(f"removed: {r['verdict'] or '?':3} {r['check']} {r['location']}")
+    counts = collections.Counter(f["check"] for f in shown)
+    json.dump(dict(sorted(counts.items())), open(os.path.join(args.out, args.sheet + ".counts.json"), "w"), indent=1)
+    sheet_checks = {r["check"] for r in rows}
+    # Findings at places the judged run did not report: the sheet says nothing about them.
+    before = args.before_findings
+    if before:
+        old = {finding_key(json.loads(l), os.path.dirname(before)) for l in open(before)}
+        for f in shown:
+            if finding_key(f, args.out) not in old:
+                print(f"new (not judged): {f['check']} {finding_key(f, args.out)[1]}")
+    print(f"kept {sum(1 for r in rows if (r['check'], r['location']) in present)} of {len(rows)} judged rows; "
+          f"{args.out}/{args.sheet}.tsv")
+
+
 def line_of(name, r):
     j = r["judged"] or 1
     pct = lambda k: f"{100 * r[k] / j:.0f}%" if r["judged"] else "-"
@@ -293,8 +335,13 @@ def main():
     s.add_argument("--notes", action="store_true", help="also sample notes")
     c = sub.add_parser("score")
     c.add_argument("sheets", nargs="+")
+    k = sub.add_parser("carry")
+    k.add_argument("sheet_in")
+    k.add_argument("--out", required=True)
+    k.add_argument("--sheet", required=True)
+    k.add_argument("--before-findings", help="findings.jsonl of the judged run: list new findings")
     args = p.parse_args()
-    {"run": run, "sample": sample, "score": score}[args.cmd](args)
+    {"run": run, "sample": sample, "score": score, "carry": carry}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -170,14 +170,21 @@ static std::string shape(const Dim3Value &D) {
   return S;
 }
 
+/// Row pieces narrower than this waste sectors: a piece of at least two
+/// sectors touches one more when it does not start on a sector boundary (a
+/// stencil's x - 1), 3 for 2, like a full 128-byte row's 5 for 4; a piece of
+/// one sector then touches two. On the H200, blur3x3 (examples/
+/// launch-block-size.cu) took 36% longer with (8, 32) blocks, 32-byte pieces,
+/// and 5% with (16, 16), 64-byte pieces, than with (32, 8) (docs/cost-model.md).
+constexpr int64_t MinRowPieceBytes = 64;
+
 /// The global access that a narrow blockDim.x makes waste sectors: one whose
 /// consecutive x lanes are one element apart, with blockDim.x elements
-/// spanning less than a 32-byte sector, so each of the warp's row segments
-/// uses part of a sector (the smallest such segment). A 16-wide block of
-/// floats or uchar4 reads full 64-byte segments: as many sectors per warp as a
-/// 32-wide block, so it costs nothing; a kernel laid out along threadIdx.y
-/// (llm.c's matmul_backward_bias_kernel9: x walks rows, y picks 16-byte
-/// vectors) or one that only prints has no such access either.
+/// spanning less than MinRowPieceBytes (the narrowest such piece). A 16-wide
+/// block of floats or uchar4 reads 64-byte pieces, about as many sectors per
+/// warp as a 32-wide block: no finding; nor for a kernel laid out along
+/// threadIdx.y (llm.c's matmul_backward_bias_kernel9: x walks rows, y picks
+/// 16-byte vectors) or one that only prints.
 static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64_t BlockX,
                                                KernelSummaries &KS) {
   const KernelSummary *S = Kernel ? KS.summaryOf(Kernel) : nullptr;
@@ -192,8 +199,8 @@ static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64
         A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(0)).asConstant();
     if (!X || (*X != int64_t(A.SizeBytes) && *X != -int64_t(A.SizeBytes)))
       continue; // Not contiguous along x.
-    if (BlockX * int64_t(A.SizeBytes) >= 32)
-      continue; // Whole sectors per row segment.
+    if (BlockX * int64_t(A.SizeBytes) >= MinRowPieceBytes)
+      continue;
     if (!Worst || A.SizeBytes < Worst->SizeBytes)
       Worst = &A;
   }
@@ -368,17 +375,20 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
     if (!A)
       return;
     int64_t Segment = *Block->X * int64_t(A->SizeBytes);
-    // The smallest blockDim.x whose row segments fill a 32-byte sector.
-    int64_t WideX = std::min<int64_t>(32, (32 + A->SizeBytes - 1) / A->SizeBytes);
+    // The smallest blockDim.x whose row pieces are wide enough.
+    int64_t WideX = std::min<int64_t>(32, (MinRowPieceBytes + A->SizeBytes - 1) / A->SizeBytes);
     std::string Suggest;
     if (auto T = Block->total(); T && *T % 32 == 0 && *T >= 32)
       Suggest = "; use (32, " + std::to_string(*T / 32) + ")";
+    std::string Why = Segment < 32
+                          ? "each uses " + std::to_string(Segment) + " bytes of its 32-byte sector"
+                          : "each touches two sectors where it needs one when it does not start on "
+                            "a 32-byte boundary";
     Emit("blockDim.x is " + std::to_string(*Block->X) + " in a " + shape(*Block) +
-             " block: each warp spans " + std::to_string(32 / *Block->X) + " rows, and the " +
-             std::to_string(Segment) + "-byte row segments of '" + A->Address.Root.name() +
-             "' (" + std::to_string(A->SizeBytes) + "-byte elements along threadIdx.x) use " +
-             std::to_string(Segment) + " of each 32-byte sector; blockDim.x of at least " +
-             std::to_string(WideX) + " fills them" + Suggest,
+             " block: each warp reads " + std::to_string(32 / *Block->X) + " separate " +
+             std::to_string(Segment) + "-byte row pieces of '" + A->Address.Root.name() + "' (" +
+             std::to_string(A->SizeBytes) + "-byte elements along threadIdx.x), and " + Why +
+             "; blockDim.x of at least " + std::to_string(WideX) + " avoids it" + Suggest,
          Severity::Warning)
         .evidence("rowSegmentBytes", Segment);
   }

@@ -26,14 +26,15 @@ void bad(float *d, int n) {
   // CHECK: :[[@LINE+1]]:11: warning: only 32 threads per block: at most 32 blocks fit on a multiprocessor, so at most 50% of its 2048 thread slots can be used; use at least 64 threads per block [launch-block-size]
   k1<<<n, 32>>>(d);
 
-  // A narrow x over 1-byte elements: 16-byte row segments, half a sector.
+  // A narrow x over 1-byte elements: 16-byte row pieces, half a sector.
   dim3 square(16, 16);
-  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 16 in a 16x16 block: each warp spans 2 rows, and the 16-byte row segments of 'x' (1-byte elements along threadIdx.x) use 16 of each 32-byte sector; blockDim.x of at least 32 fills them; use (32, 8) [launch-block-size]
+  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 16 in a 16x16 block: each warp reads 2 separate 16-byte row pieces of 'x' (1-byte elements along threadIdx.x), and each uses 16 bytes of its 32-byte sector; blockDim.x of at least 32 avoids it; use (32, 8) [launch-block-size]
   k2c<<<n, square>>>((char *)d);
   // CHECK: :[[@LINE-3]]:8: note: block size set here
 
-  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 8 in a 8x32 block: each warp spans 4 rows, and the 8-byte row segments{{.*}}use (32, 8)
-  k2c<<<n, dim3(8, 32)>>>((char *)d);
+  // 8 floats: 32-byte pieces, two sectors each when they start off a boundary.
+  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 8 in a 8x32 block: each warp reads 4 separate 32-byte row pieces of 'x' (4-byte elements along threadIdx.x), and each touches two sectors where it needs one when it does not start on a 32-byte boundary; blockDim.x of at least 16 avoids it; use (32, 8) [launch-block-size]
+  k2<<<n, dim3(8, 32)>>>(d);
 
   // CHECK: :[[@LINE+1]]:11: error: a block of 64x32 = 2048 threads exceeds the limit of 1024 threads per block: the launch fails with cudaErrorInvalidConfiguration [launch-block-size]
   k2<<<n, dim3(64, 32)>>>(d);
@@ -44,10 +45,9 @@ void bad(float *d, int n) {
 }
 
 void good(float *d, int n, int runtimeThreads) {
-  // Over floats, 16 or 8 lanes fill 64- or 32-byte segments: whole sectors,
-  // as many per warp as a 32-wide block reads.
+  // Over floats, 16 lanes read 64-byte pieces: about as many sectors per warp
+  // as a 32-wide block (5% on the H200, docs/cost-model.md).
   k2<<<n, dim3(16, 16)>>>(d);
-  k2<<<n, dim3(8, 32)>>>(d);
   // A kernel that touches no global memory.
   k2p<<<n, dim3(4, 4, 4)>>>(d);
   // 100 blocks of 32 threads: no multiprocessor gets 32 blocks anyway.
@@ -146,9 +146,9 @@ void narrowX(float *out, const float *in, int rows, int cols, int warpsPerBlock)
   columnSumsAlongY<<<cols / 32, deep>>>(out, in, rows, cols);
   dim3 runtimeDepth = {4, 8, (unsigned)warpsPerBlock};
   columnSumsAlongY<<<cols / 32, runtimeDepth>>>(out, in, rows, cols);
-  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x32 block: each warp spans 8 rows{{.*}}use (32, 32)
+  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x32 block: each warp reads 8 separate 16-byte row pieces{{.*}}use (32, 32)
   columnSumsAlongX<<<cols / 4, deep>>>(out, in, rows, cols);
-  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp spans 8 rows, and the 16-byte row segments of 'in' (4-byte elements along threadIdx.x) use 16 of each 32-byte sector; blockDim.x of at least 8 fills them [launch-block-size]
+  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp reads 8 separate 16-byte row pieces of 'in' (4-byte elements along threadIdx.x), and each uses 16 bytes of its 32-byte sector; blockDim.x of at least 16 avoids it [launch-block-size]
   columnSumsAlongX<<<cols / 4, runtimeDepth>>>(out, in, rows, cols);
 }
 
