@@ -2,7 +2,9 @@
 # The main job: cuda-advisor over examples/ with the project's own
 # compile_commands.json (written by CMake for nvcc), ranked by the committed
 # recordings of those examples on an H200. Arguments are passed on to
-# cuda-advisor (e.g. --format=sarif -o report.sarif).
+# cuda-advisor (e.g. --format=sarif -o report.sarif); without any, it prints
+# the findings and also writes the HTML report with the runs' timelines to
+# build/examples-report.html (REPORT_HTML overrides the path).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -24,12 +26,20 @@ for p in "$root"/test/Inputs/profiles/*.bad.jsonl; do
   name=$(basename "$p" .bad.jsonl)
   [ -f "$root/examples/$name.cu" ] && profiles+=(--profile "$p")
 done
-set +e
 # The recorded host stacks are symbolized with the very binaries that ran
 # (committed next to the recordings, built with -g).
-"$build/bin/cuda-advisor" "$root"/examples/*.cu "${profiles[@]}" \
-  --binary-path "$root/test/Inputs/profiles/bin" "$@" "${db[@]}"
-rc=$?
-set -e
-# Exit code 1 means "findings": that is what the examples are for.
-[ "$rc" -le 1 ] || exit "$rc"
+advise() {
+  set +e
+  "$build/bin/cuda-advisor" "$root"/examples/*.cu "${profiles[@]}" \
+    --binary-path "$root/test/Inputs/profiles/bin" "$@" "${db[@]}"
+  rc=$?
+  set -e
+  # Exit code 1 means "findings": that is what the examples are for.
+  [ "$rc" -le 1 ] || exit "$rc"
+}
+advise "$@"
+if [ $# -eq 0 ]; then
+  report=${REPORT_HTML:-$build/examples-report.html}
+  advise --quiet --format=html -o "$report"
+  echo "run-examples: the report with the timeline of each run: $report" >&2
+fi

@@ -54,6 +54,16 @@ if _nvim:
     config.available_features.add("neovim")
     config.substitutions.append(("%nvim", _nvim))
 
+# Headless Chromium (Debian's chromium package) for the HTML timeline's
+# rendering test: %chromium takes the page's URL and --dump-dom or
+# --screenshot=FILE.
+_chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if _chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", "timeout 120 " + _chromium +
+        " --headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars"
+        " --force-device-scale-factor=1 --window-size=1200,1400"))
+
 config.environment["LC_ALL"] = "C"
 # Tests must not pick up the developer's CUDA through the environment.
 for var in ("CUDA_PATH", "CUDA_HOME", "CUDA_INJECTION64_PATH"):

@@ -383,7 +383,12 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       if (!Opts.BuildPath.empty())
         llvm::append_range(PathMap.Sources, frontend::compileDatabaseFiles(Opts.BuildPath));
       profile::mapSourcePaths(Merged, PathMap);
-      Report.Summary = rank::rankFindings(Findings, Merged, Cfg, RankOpts);
+      // Only the HTML report draws the timeline.
+      TimelineChart Chart;
+      bool Draw = *Format == report::OutputFormat::Html;
+      Report.Summary = rank::rankFindings(Findings, Merged, Cfg, RankOpts, Draw ? &Chart : nullptr);
+      if (Draw && !Chart.Panels.empty())
+        Report.Timeline = std::move(Chart);
       llvm::append_range(Report.Summary->Warnings, Sym.Warnings);
     }
   }

@@ -11,6 +11,7 @@
 #include "Locate.h"
 #include "Merge.h"
 #include "RuntimeRules.h"
+#include "cuda-advisor/Rank/Chart.h"
 #include "cuda-advisor/Rank/CostModel.h"
 #include "cuda-advisor/Rank/Join.h"
 #include "cuda-advisor/Rank/Timeline.h"
@@ -196,7 +197,7 @@ bool coveredByStatic(const RuntimeFinding &R, const Claims &C) {
 } // namespace
 
 RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const Config &Cfg,
-                        const RankOptions &Opts) {
+                        const RankOptions &Opts, TimelineChart *Chart) {
   RunSummary S;
   ProfileIndex Index(P);
   Joiner Join(Index);
@@ -281,8 +282,13 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   std::map<ProcessIndex, uint64_t> OverlapLeft;
   std::vector<Finding> Ordered;
   Ordered.reserve(Ranked.size() + Unranked.size());
+  std::optional<ChartBuilder> Drawing;
+  if (Chart)
+    Drawing.emplace(Index);
   for (size_t I : Ranked) {
     const auto &[Calls, Kernels] = Records[I];
+    if (Drawing)
+      Findings[I].Ranking->Highlight = Drawing->addFinding(Calls, Kernels);
     size_t Total = Calls.size() + Kernels.size(), Fresh = 0;
     for (size_t R : Calls)
       Fresh += CountedCalls.insert(R).second;
@@ -310,6 +316,8 @@ RunSummary rankFindings(std::vector<Finding> &Findings, const Profile &P, const 
   if (S.WallNs && S.TotalSavingNs > S.WallNs)
     S.TotalSavingNs = S.WallNs;
   Findings = std::move(Ordered);
+  if (Drawing)
+    *Chart = Drawing->take();
   return S;
 }
 

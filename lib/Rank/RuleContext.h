@@ -34,6 +34,26 @@ inline std::string kernelName(const profile::Kernel &K) {
   return N;
 }
 
+/// The launch site of kernel K (launched by call I): the user frame of the
+/// call's stack that is not the kernel's own host stub (nvcc and Clang route
+/// a <<<>>> launch through a function named like the kernel).
+inline const SourceLocation *launchSite(const ProfileIndex &Index, size_t I,
+                                        const profile::Kernel &K) {
+  const profile::Stack *S = Index.stackOf(I);
+  if (!S || !S->userFrame())
+    return nullptr;
+  std::string Key = kernelKey(K.Demangled.empty() ? K.Name : K.Demangled);
+  for (size_t F = static_cast<size_t>(S->UserFrame); F < S->Symbols.size(); ++F) {
+    const profile::StackFrame &Fr = S->Symbols[F];
+    if (Fr.Library || !Fr.Loc.isValid())
+      continue;
+    if (!Fr.Function.empty() && kernelKey(Fr.Function) == Key)
+      continue;
+    return &Fr.Loc;
+  }
+  return &S->userFrame()->Loc;
+}
+
 class Rules {
 public:
   Rules(const CostModel &Model, const Config &Cfg)
@@ -67,23 +87,8 @@ private:
     const profile::StackFrame *F = S ? S->userFrame() : nullptr;
     return F ? &F->Loc : nullptr;
   }
-  /// The launch site of kernel K (launched by call I): the user frame of
-  /// the call's stack that is not the kernel's own host stub (nvcc and
-  /// Clang route a <<<>>> launch through a function named like the kernel).
   const SourceLocation *launchSiteOf(size_t I, const profile::Kernel &K) const {
-    const profile::Stack *S = Index.stackOf(I);
-    if (!S || !S->userFrame())
-      return nullptr;
-    std::string Key = kernelKey(K.Demangled.empty() ? K.Name : K.Demangled);
-    for (size_t F = static_cast<size_t>(S->UserFrame); F < S->Symbols.size(); ++F) {
-      const profile::StackFrame &Fr = S->Symbols[F];
-      if (Fr.Library || !Fr.Loc.isValid())
-        continue;
-      if (!Fr.Function.empty() && kernelKey(Fr.Function) == Key)
-        continue;
-      return &Fr.Loc;
-    }
-    return &S->userFrame()->Loc;
+    return launchSite(Index, I, K);
   }
   /// Whether Saving is worth a finding: at least MinShare of the stretch
   /// from the process's first to its last GPU work (the process's wall time

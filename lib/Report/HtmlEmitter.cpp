@@ -1,13 +1,16 @@
 //===- HtmlEmitter.cpp - --format=html -------------------------------------===//
 //
-// One self-contained page: inline CSS, no scripts, no external resources.
-// A header with the counts and the profile summary, the input errors, a
-// table of the findings in report order (largest estimated saving first,
-// with a bar proportional to it), then one section per finding with its
-// source lines (the range marked), cost, notes and fix-it as a diff.
-// Everything taken from findings and sources is HTML-escaped.
+// One self-contained page: inline CSS, no external resources, and for a
+// profiled run the timeline (HtmlTimeline.h: inline SVG and its one inline
+// script). A header with the counts and the profile summary, the input
+// errors, a table of the findings in report order (largest estimated saving
+// first, with a bar of its share of the total saving), the timeline, then one
+// section per finding with its source lines (the range marked), cost, notes
+// and fix-it as a diff. Everything taken from findings and sources is
+// HTML-escaped.
 //
 //===----------------------------------------------------------------------===//
+#include "HtmlTimeline.h"
 #include "ReportUtil.h"
 #include "cuda-advisor/Report/Report.h"
 
@@ -52,13 +55,19 @@ ul.notes { padding-left: 1.2rem; }
 class HtmlEmitter {
 public:
   HtmlEmitter(raw_ostream &OS, const ReportContext &Ctx)
-      : OS(OS), Ctx(Ctx), Root(detail::sourceRoot(Ctx)) {}
+      : OS(OS), Ctx(Ctx), Root(detail::sourceRoot(Ctx)) {
+    if (Ctx.Timeline)
+      Timeline.emplace(*Ctx.Timeline, Root);
+  }
 
   void run(ArrayRef<Finding> Findings) {
     std::vector<const Finding *> Order = detail::reportOrder(Findings);
     OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-       << "<title>cuda-advisor report</title>\n<style>" << Style << "</style>\n</head>\n<body>\n";
+       << "<title>cuda-advisor report</title>\n<style>" << Style;
+    if (Timeline)
+      OS << detail::HtmlTimeline::style();
+    OS << "</style>\n</head>\n<body>\n";
     OS << "<header>\n<h1>cuda-advisor report</h1>\n<p>"
        << escapeHtml(detail::countFindings(Findings));
     if (!Ctx.Sources.empty())
@@ -75,13 +84,18 @@ public:
     OS << "</header>\n";
     if (!Ctx.Errors.empty())
       printErrors();
-    if (!Order.empty()) {
+    if (!Order.empty())
       printTable(Order);
+    if (Timeline)
+      Timeline->writeSection(OS);
+    if (!Order.empty()) {
       OS << "<main>\n";
       for (size_t I = 0; I < Order.size(); ++I)
         printFinding(I + 1, *Order[I]);
       OS << "</main>\n";
     }
+    if (Timeline)
+      Timeline->writeScript(OS);
     OS << "</body>\n</html>\n";
   }
 
@@ -117,10 +131,12 @@ private:
 
   void printTable(ArrayRef<const Finding *> Order) {
     bool Ranked = Ctx.Summary || llvm::any_of(Order, [](const Finding *F) { return F->Ranking; });
-    uint64_t MaxSaving = 0;
+    // The bar: the finding's share of the total estimated saving (which
+    // counts records that several findings share once).
+    uint64_t TotalSaving = Ctx.Summary ? Ctx.Summary->TotalSavingNs : 0;
     for (const Finding *F : Order)
       if (detail::isRanked(*F))
-        MaxSaving = std::max(MaxSaving, F->Ranking->SavingNs);
+        TotalSaving = std::max(TotalSaving, F->Ranking->SavingNs);
     OS << "<table class=\"findings\">\n<thead><tr><th>#</th><th>severity</th><th>finding</th>"
        << "<th>location</th>";
     if (Ranked)
@@ -129,10 +145,18 @@ private:
     for (size_t I = 0; I < Order.size(); ++I) {
       const Finding &F = *Order[I];
       std::string Where = detail::locationText(detail::primaryLocation(F), Root);
-      OS << "<tr><td class=\"num\"><a href=\"#f" << I + 1 << "\">" << I + 1 << "</a></td><td>";
+      int32_t Marks = highlightOf(F);
+      OS << "<tr";
+      if (Marks >= 0)
+        OS << " data-finding=\"" << Marks << "\"";
+      OS << "><td class=\"num\"><a href=\"#f" << I + 1 << "\">" << I + 1 << "</a></td><td>";
       printSeverity(OS, F.Level);
       OS << "</td><td>" << escapeHtml(F.Message) << " <code>[" << escapeHtml(F.CheckId)
-         << "]</code></td><td>";
+         << "]</code>";
+      if (Marks >= 0)
+        OS << " <a class=\"tl-show\" href=\"#timeline\" data-finding=\"" << Marks
+           << "\" title=\"highlight its records on the timeline\">timeline</a>";
+      OS << "</td><td>";
       if (Where.empty())
         OS << "<span class=\"muted\">no source location</span>";
       else
@@ -141,9 +165,11 @@ private:
       if (Ranked) {
         auto [Measured, Saving] = detail::costColumns(F);
         OS << "<td>" << escapeHtml(Measured) << "</td><td class=\"num\">" << escapeHtml(Saving);
-        if (detail::isRanked(F) && MaxSaving) {
-          double Width = 100.0 * F.Ranking->SavingNs / MaxSaving;
-          OS << "<span class=\"bar\" style=\"width:" << format("%.0f", Width) << "%\"></span>";
+        if (detail::isRanked(F) && TotalSaving) {
+          double Share = static_cast<double>(F.Ranking->SavingNs) / static_cast<double>(TotalSaving);
+          OS << "<span class=\"bar\" style=\"width:" << format("%.0f", 100 * Share)
+             << "%\" title=\"" << escapeHtml(detail::formatShare(Share))
+             << " of the total estimated saving\"></span>";
         }
         OS << "</td>";
       }
@@ -233,6 +259,10 @@ private:
          << "; <strong>estimated saving:</strong> " << escapeHtml(Saving);
       if (!F.Ranking->Method.empty())
         OS << " <span class=\"muted\">(" << escapeHtml(F.Ranking->Method) << ")</span>";
+      int32_t Marks = highlightOf(F);
+      if (Marks >= 0)
+        OS << " <a class=\"tl-show\" href=\"#timeline\" data-finding=\"" << Marks
+           << "\">show its records on the timeline</a>";
       OS << "</p>\n";
     } else if (F.Ranking || Ctx.Summary) {
       OS << "<p class=\"muted\">Not seen in the profile.</p>\n";
@@ -254,10 +284,18 @@ private:
     OS << "</section>\n";
   }
 
+  /// The finding's marks on the timeline (TimelineChart::Findings), or -1.
+  int32_t highlightOf(const Finding &F) const {
+    if (!Timeline || !F.Ranking || !Timeline->hasMarks(F.Ranking->Highlight))
+      return -1;
+    return F.Ranking->Highlight;
+  }
+
   raw_ostream &OS;
   const ReportContext &Ctx;
   std::string Root;
   detail::SourceCache Sources;
+  std::optional<detail::HtmlTimeline> Timeline;
 };
 
 } // namespace

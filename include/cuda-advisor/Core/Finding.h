@@ -66,6 +66,9 @@ struct Cost {
   double WallShare = 0;        ///< MeasuredNs / profiled wall time.
   uint64_t SavingNs = 0;       ///< Estimated saving.
   std::string Method;          ///< How the saving was estimated, one sentence.
+  /// Index into the report's TimelineChart::Findings of the stretches of
+  /// this finding's records; -1 when no timeline was built.
+  int32_t Highlight = -1;
 };
 
 struct Finding {

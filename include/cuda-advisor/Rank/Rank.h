@@ -6,6 +6,7 @@
 #include "cuda-advisor/Core/Config.h"
 #include "cuda-advisor/Core/Finding.h"
 #include "cuda-advisor/Core/RunSummary.h"
+#include "cuda-advisor/Core/TimelineChart.h"
 #include "cuda-advisor/Profile/Profile.h"
 
 #include <optional>
@@ -25,8 +26,11 @@ const std::vector<CheckInfo> &runtimeRules();
 /// Joins Findings to P, fills each finding's Cost, appends the findings of
 /// the runtime rules that Cfg enables, and orders everything: ranked
 /// findings by estimated saving first, then the rest in static order.
+/// With Chart, also draws the run's timeline there (Rank/Chart.h) and sets
+/// each ranked finding's Cost::Highlight to the stretches of its records.
 RunSummary rankFindings(std::vector<Finding> &Findings, const profile::Profile &P,
-                        const Config &Cfg, const RankOptions &Opts);
+                        const Config &Cfg, const RankOptions &Opts,
+                        TimelineChart *Chart = nullptr);
 
 } // namespace cuda_advisor::rank
 

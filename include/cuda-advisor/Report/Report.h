@@ -11,6 +11,7 @@
 #include "cuda-advisor/Core/CheckInfo.h"
 #include "cuda-advisor/Core/Finding.h"
 #include "cuda-advisor/Core/RunSummary.h"
+#include "cuda-advisor/Core/TimelineChart.h"
 #include "cuda-advisor/Core/Units.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -34,6 +35,9 @@ struct ReportContext {
   std::vector<std::string> Sources; ///< Files analyzed.
   std::vector<InputError> Errors;
   std::optional<RunSummary> Summary; ///< Present when profiles were given.
+  /// The run's timeline (HTML only; built by the Rank layer). Findings'
+  /// Cost::Highlight index its Findings.
+  std::optional<TimelineChart> Timeline;
   std::string DocsDir;               ///< Installed docs/checks, for help text.
   bool Color = false;                ///< Text only.
   /// Files under this directory are shown relative to it (Markdown, HTML) and
