@@ -220,6 +220,15 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
     NameId[I] = Ids.try_emplace(K.Name.empty() ? K.Demangled : K.Name, Ids.size()).first->second;
     Streams[{K.Process, K.Device, K.Stream}].push_back(I);
   }
+  // Runs of a sequence, by process, sequence and call site.
+  struct Run {
+    size_t Length = 0, Count = 0;
+    uint64_t Repeats = 0, SpanNs = 0, IdleNs = 0, HostIdleNs = 0, KernelNs = 0, Saving = 0;
+    std::vector<size_t> Kernels;
+    std::string Names;
+    const SourceLocation *Site = nullptr;
+  };
+  std::map<std::tuple<ProcessIndex, std::string, std::string>, Run> Runs;
   std::map<ProcessIndex, IntervalSet> Waiting;
   for (auto &[Key, Ks] : Streams) {
     auto [Proc, Dev, Stream] = Key;
@@ -277,39 +286,62 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
         continue;
       // Batched, the host's work is paid once instead of once per call;
       // the kernels' time is kept (it grows less than that with a batch).
-      uint64_t Saving = HostIdle - HostIdle / BestReps;
-      if (!worthIt(Id, Proc, Saving))
-        continue;
-      std::string Names;
-      for (size_t J = Begin; J < Begin + BestLen && J < Begin + 3; ++J)
-        Names += (J > Begin ? ", '" : "'") + kernelName(P.Kernels[Ks[J]]) + "'";
-      if (BestLen > 3)
-        Names += formatv(" and {0} more", BestLen - 3).str();
-      std::string Msg = formatv(
-          "the same sequence of {0} kernels ({1}) ran {2} times in a row, and the GPU was idle "
-          "{3}% of those {4} while the host prepared each call: the work is done one item at a "
-          "time; batch the items into one call (in PyTorch, stack the samples into one tensor "
-          "and call the model once; in CUDA C++, one launch over all items)",
-          BestLen, Names, BestReps,
-          static_cast<int>(std::lround(100.0 * static_cast<double>(Span.length() - Covered) /
-                                       static_cast<double>(Span.length()))),
-          formatDuration(Span.length()));
-      std::string How = formatv(
-          "the GPU's idle time between the {0} calls while the host worked ({1}) is paid once "
-          "instead of {0} times; the kernels' own time ({2}) is kept",
-          BestReps, formatDuration(HostIdle), formatDuration(KernelNs));
-      Cost C = Model.make(BestReps, Span.length(), Saving, std::move(How), CostModel::Clock::Host);
       std::vector<size_t> FirstCall(Ks.begin() + Begin, Ks.begin() + Begin + BestLen);
       const SourceLocation *Site = commonUserFrame(Index, FirstCall);
       if (!Site)
         if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))
           Site = launchSiteOf(*L, First);
-      RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
-      R.Kernels.insert(Ks.begin() + Begin, Ks.begin() + End);
-      R.F.Evidence["sequenceLength"] = static_cast<int64_t>(BestLen);
-      R.F.Evidence["repeats"] = static_cast<int64_t>(BestReps);
-      Out.push_back(std::move(R));
+      // The runs of one sequence from one call site (a loop run again, its
+      // warm-up and timed runs) are one finding.
+      std::string Signature;
+      for (size_t J = Begin; J < Begin + BestLen; ++J)
+        Signature += std::to_string(NameId[Ks[J]]) + ";";
+      Run &R = Runs[{Proc, Signature, Site ? describe(*Site) : std::string()}];
+      if (R.Kernels.empty()) {
+        R.Length = BestLen;
+        R.Site = Site;
+        for (size_t J = Begin; J < Begin + BestLen && J < Begin + 3; ++J)
+          R.Names += (J > Begin ? ", '" : "'") + kernelName(P.Kernels[Ks[J]]) + "'";
+        if (BestLen > 3)
+          R.Names += formatv(" and {0} more", BestLen - 3).str();
+      }
+      ++R.Count;
+      R.Repeats += BestReps;
+      R.SpanNs += Span.length();
+      R.IdleNs += Span.length() - Covered;
+      R.HostIdleNs += HostIdle;
+      R.KernelNs += KernelNs;
+      R.Saving += HostIdle - HostIdle / BestReps;
+      R.Kernels.insert(R.Kernels.end(), Ks.begin() + Begin, Ks.begin() + End);
     }
+  }
+  for (auto &[Key, R] : Runs) {
+    ProcessIndex Proc = std::get<0>(Key);
+    if (!worthIt(Id, Proc, R.Saving))
+      continue;
+    std::string Times =
+        R.Count == 1 ? formatv("{0} times in a row", R.Repeats).str()
+                     : formatv("{0} times, in {1} runs of calls in a row", R.Repeats, R.Count).str();
+    std::string Msg = formatv(
+        "the same sequence of {0} kernels ({1}) ran {2}, and the GPU was idle {3}% of those {4} "
+        "while the host prepared each call: the work is done one item at a time; batch the "
+        "items into one call (in PyTorch, stack the samples into one tensor and call the model "
+        "once; in CUDA C++, one launch over all items)",
+        R.Length, R.Names, Times,
+        static_cast<int>(std::lround(100.0 * static_cast<double>(R.IdleNs) /
+                                     static_cast<double>(R.SpanNs))),
+        formatDuration(R.SpanNs));
+    std::string How = formatv(
+        "the GPU's idle time between the calls while the host worked ({0}) is paid once per run "
+        "of calls instead of once per call; the kernels' own time ({1}) is kept",
+        formatDuration(R.HostIdleNs), formatDuration(R.KernelNs));
+    Cost C = Model.make(R.Repeats, R.SpanNs, R.Saving, std::move(How), CostModel::Clock::Host);
+    RuntimeFinding F = finding(Id, std::move(Msg), R.Site, std::move(C));
+    F.Kernels.insert(R.Kernels.begin(), R.Kernels.end());
+    F.F.Evidence["sequenceLength"] = static_cast<int64_t>(R.Length);
+    F.F.Evidence["repeats"] = static_cast<int64_t>(R.Repeats);
+    F.F.Evidence["runs"] = static_cast<int64_t>(R.Count);
+    Out.push_back(std::move(F));
   }
 }
 

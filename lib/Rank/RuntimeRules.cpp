@@ -580,6 +580,13 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
   std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
   for (size_t I = 0; I < P.Kernels.size(); ++I)
     Streams[{P.Kernels[I].Process, P.Kernels[I].Device, P.Kernels[I].Stream}].push_back(I);
+  struct Stretches {
+    size_t Count = 0;
+    uint64_t KernelNs = 0, GapNs = 0, Excess = 0, Launch = 0;
+    std::vector<size_t> Kernels;
+    const SourceLocation *Site = nullptr;
+  };
+  std::map<std::pair<ProcessIndex, std::string>, Stretches> Groups;
   std::map<ProcessIndex, IntervalSet> Waiting;
   for (auto &[Key, Ks] : Streams) {
     ProcessIndex Proc = std::get<0>(Key);
@@ -604,29 +611,27 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
           Excess += G > 1000 ? G - 1000 : 0; // A graph's nodes still leave ~1 us.
         }
       }
-      if (GapNs < KernelNs / 2 || !worthIt(Id, Proc, Excess))
+      if (GapNs < KernelNs / 2)
         return;
-      uint64_t N = End - Begin;
-      std::string Msg = formatv(
-          "{0} kernels of {1} on average ran back to back with {2} of idle GPU between them ({3}% "
-          "of that stretch): they are shorter than their launch overhead ({4} per launch); fuse "
-          "them, or capture the sequence in a CUDA Graph (torch.cuda.graphs, torch.compile)",
-          N, formatDuration(KernelNs / N), formatDuration(GapNs),
-          static_cast<int>(std::lround(100.0 * static_cast<double>(GapNs) /
-                                       static_cast<double>(GapNs + KernelNs))),
-          formatDuration(Launch));
-      // Measured: the stretch of the timeline, kernels and gaps.
-      Cost C = Model.make(N, KernelNs + GapNs, Excess,
-                          "a CUDA Graph launches the sequence at once: the gaps between the "
-                          "kernels shrink to about 1 us each",
-                          CostModel::Clock::Host);
+      // The stretches launched from one call site (a loop whose stretches
+      // a synchronization or a longer kernel separates) are one finding.
       const SourceLocation *Site = nullptr;
       if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))
         Site = launchSiteOf(*L, P.Kernels[Ks[Begin]]);
-      RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
+      std::string Where = Site ? describe(*Site)
+                               : formatv("device {0} stream {1}", std::get<1>(Key),
+                                         std::get<2>(Key))
+                                     .str();
+      Stretches &S = Groups[{Proc, Where}];
+      ++S.Count;
+      S.KernelNs += KernelNs;
+      S.GapNs += GapNs;
+      S.Excess += Excess;
+      S.Launch = Launch;
+      if (!S.Site)
+        S.Site = Site;
       for (size_t J = Begin; J < End; ++J)
-        F.Kernels.insert(Ks[J]);
-      Out.push_back(std::move(F));
+        S.Kernels.push_back(Ks[J]);
     };
     for (size_t J = 0; J < Ks.size(); ++J) {
       const Kernel &K = P.Kernels[Ks[J]];
@@ -642,6 +647,29 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
       }
     }
     Flush(Ks.size());
+  }
+  for (auto &[Key, S] : Groups) {
+    ProcessIndex Proc = Key.first;
+    if (!worthIt(Id, Proc, S.Excess))
+      continue;
+    uint64_t N = S.Kernels.size();
+    std::string Msg = formatv(
+        "{0} kernels of {1} on average ran back to back with {2} of idle GPU between them ({3}% "
+        "of that stretch{5}): they are shorter than their launch overhead ({4} per launch); fuse "
+        "them, or capture the sequence in a CUDA Graph (torch.cuda.graphs, torch.compile)",
+        N, formatDuration(S.KernelNs / N), formatDuration(S.GapNs),
+        static_cast<int>(std::lround(100.0 * static_cast<double>(S.GapNs) /
+                                     static_cast<double>(S.GapNs + S.KernelNs))),
+        formatDuration(S.Launch),
+        S.Count > 1 ? formatv(", in {0} stretches", S.Count).str() : std::string());
+    // Measured: the stretches of the timeline, kernels and gaps.
+    Cost C = Model.make(N, S.KernelNs + S.GapNs, S.Excess,
+                        "a CUDA Graph launches the sequence at once: the gaps between the "
+                        "kernels shrink to about 1 us each",
+                        CostModel::Clock::Host);
+    RuntimeFinding F = finding(Id, std::move(Msg), S.Site, std::move(C));
+    F.Kernels.insert(S.Kernels.begin(), S.Kernels.end());
+    Out.push_back(std::move(F));
   }
 }
 
