@@ -100,6 +100,12 @@ const std::vector<RuleEntry> &ruleTable() {
         "bandwidth, mostly by being small (nvvp's 'Low Memcpy Throughput')",
         Severity::Warning, true},
        &Rules::lowCopyThroughput},
+      {{"runtime-data-loading",
+        "host-to-device copies from pageable memory inside a loop, issued while the GPU sat "
+        "idle (a DataLoader without pin_memory and workers): load and copy the next batch "
+        "while the GPU computes",
+        Severity::Warning, true},
+       &Rules::dataLoading},
   };
   return Table;
 }
@@ -379,6 +385,17 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     std::map<std::string, std::pair<uint64_t, const SourceLocation *>> Sites;
     uint64_t PrevEnd = Span.Start;
     for (const Interval &G : Busy.gaps(Span)) {
+      auto Next = std::lower_bound(Starts.begin(), Starts.end(), G.End,
+                                   [](const auto &W, uint64_t T) { return W.first < T; });
+      std::optional<size_t> Launcher;
+      if (Next != Starts.end())
+        Launcher = Index.launcher(Next->second);
+      // The gap before a batch's copy is runtime-data-loading's, and so is
+      // the GPU work before it that the loading would hide behind.
+      if (Launcher && loading().Copies.count(*Launcher)) {
+        PrevEnd = G.End;
+        continue;
+      }
       // The time the host spent inside calls that wait for the GPU belongs
       // to the synchronization and copy rules.
       uint64_t HostWork = Waiting.uncovered(G);
@@ -391,12 +408,8 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
       // before the gap: the shorter of the two is saved.
       Saving += std::min(HostWork, Busy.covered({PrevEnd, G.Start}));
       PrevEnd = G.End;
-      auto Next = std::lower_bound(Starts.begin(), Starts.end(), G.End,
-                                   [](const auto &W, uint64_t T) { return W.first < T; });
-      if (Next == Starts.end())
-        continue;
-      if (std::optional<size_t> L = Index.launcher(Next->second))
-        if (const SourceLocation *S = siteOf(*L)) {
+      if (Launcher)
+        if (const SourceLocation *S = siteOf(*Launcher)) {
           auto &E = Sites[describe(*S)];
           E.first += HostWork;
           E.second = S;
@@ -450,8 +463,11 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
   uint64_t MinSyncs = static_cast<uint64_t>(option(Id, "MinSyncs", 50));
   double MinPerSecond = optionShare(Id, "MinSyncsPerGpuSecond", 1000);
   std::map<ProcessIndex, std::vector<size_t>> Syncs;
+  // The synchronizations of a batch's copy are runtime-data-loading's.
+  const std::set<size_t> &Claimed = loading().Syncs;
   for (size_t I = 0; I < P.ApiCalls.size(); ++I)
-    if (apiFamily(P.ApiCalls[I].Name) == "sync" && P.ApiCalls[I].Name != "cudaStreamWaitEvent")
+    if (apiFamily(P.ApiCalls[I].Name) == "sync" && P.ApiCalls[I].Name != "cudaStreamWaitEvent" &&
+        !Claimed.count(I))
       Syncs[P.ApiCalls[I].Process].push_back(I);
   for (auto &[Proc, Calls] : Syncs) {
     uint64_t N = Calls.size();
@@ -957,7 +973,7 @@ void Rules::lowCopyThroughput(std::vector<RuntimeFinding> &Out) {
 
 std::vector<RuntimeFinding> runRuntimeRules(const CostModel &Model, const Config &Cfg,
                                             const GlobList &Enabled) {
-  Rules R(Model, Cfg);
+  Rules R(Model, Cfg, Enabled);
   std::vector<RuntimeFinding> Out;
   for (const RuleEntry &E : ruleTable())
     if (Enabled.contains(E.Info.Id))
