@@ -322,8 +322,9 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
     if (!worthIt(Id, Proc, R.Saving))
       continue;
     std::string Times =
-        R.Count == 1 ? formatv("{0} times in a row", R.Repeats).str()
-                     : formatv("{0} times, in {1} runs of calls in a row", R.Repeats, R.Count).str();
+        R.Count == 1
+            ? formatv("{0} times in a row", R.Repeats).str()
+            : formatv("{0} times, in {1} runs of calls in a row", R.Repeats, R.Count).str();
     std::string Msg = formatv(
         "the same sequence of {0} kernels ({1}) ran {2}, and the GPU was idle {3}% of those {4} "
         "while the host prepared each call: the work is done one item at a time; batch the "
@@ -502,13 +503,14 @@ const Rules::Loading &Rules::loading() {
   size_t MinBatches = static_cast<size_t>(option(Id, "MinBatches", 10));
   // The batches that Copies (calls, in any order) upload: runs of copies with
   // no kernel of the device between them.
-  auto batches = [&](ProcessIndex Proc, uint32_t Dev, std::vector<size_t> Copies) {
+  auto Batches = [&](ProcessIndex Proc, uint32_t Dev, std::vector<size_t> Copies) {
     std::vector<uint64_t> Starts;
     for (size_t I = 0; I < P.Kernels.size(); ++I)
       if (P.Kernels[I].Process == Proc && P.Kernels[I].Device == Dev)
         Starts.push_back(P.Kernels[I].Start);
     llvm::sort(Starts);
-    llvm::sort(Copies, [&](size_t A, size_t B) { return P.ApiCalls[A].Start < P.ApiCalls[B].Start; });
+    llvm::sort(Copies,
+               [&](size_t A, size_t B) { return P.ApiCalls[A].Start < P.ApiCalls[B].Start; });
     size_t N = 0;
     uint64_t Prev = 0;
     for (size_t I : Copies) {
@@ -568,9 +570,8 @@ const Rules::Loading &Rules::loading() {
     G.Site = Site;
     // The GPU had finished its previous work before the host issued the
     // copy: nothing was queued, and the GPU waited while the host got the
-    // batch ready and then for the copy itself.
-    // An idle phase of the program (start-up, building the data set) is not
-    // a loop's loading.
+    // batch ready and then for the copy itself. An idle phase of the
+    // program (start-up, building the data set) is not a loop's loading.
     std::optional<uint64_t> Prev = Index.busy(A.Process, Up->Device).lastBusyBefore(A.Start);
     uint64_t Idle = Prev && Up->Start > *Prev ? Up->Start - *Prev : 0;
     if (Prev && *Prev < A.Start && Idle < phaseGapNs(Id)) {
@@ -598,7 +599,7 @@ const Rules::Loading &Rules::loading() {
     // batch's copies and the next's. Copies with no compute between them
     // are not loading for compute (runtime-small-copies, -pageable-copies).
     ProcessIndex Proc = Key.first;
-    if (batches(Proc, G.Device, G.Copies) < MinBatches)
+    if (Batches(Proc, G.Device, G.Copies) < MinBatches)
       continue;
     // Where the profile has the copies' pointers, a loop that copies the
     // same one or two buffers again and again uploads the same data: that

@@ -798,11 +798,11 @@ void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
     std::string Msg = formatv(
         "copies between pinned host memory and the GPU overlapped kernels for only {0}% of the "
         "time they could: {1} of copies ({2}) and {3} of kernels ({4}) ran one after the other "
-        "on {5} "
-        "stream{6} of device {7}, and for {8} uploads waited behind kernels or kernels behind "
-        "downloads that they did not need; split the data into chunks and issue each chunk's cudaMemcpyAsync and "
-        "kernels on its own stream so that copies overlap other chunks' kernels (in "
-        "PyTorch: non_blocking=True copies from pinned tensors on a side torch.cuda.Stream)",
+        "on {5} stream{6} of device {7}, and for {8} uploads waited behind kernels or kernels "
+        "behind downloads that they did not need; split the data into chunks and issue each "
+        "chunk's cudaMemcpyAsync and kernels on its own stream so that copies overlap other "
+        "chunks' kernels (in PyTorch: non_blocking=True copies from pinned tensors on a side "
+        "torch.cuda.Stream)",
         Share, formatDuration(Copies.total()), D.Copies.size(), formatDuration(Kernels.total()),
         D.Kernels.size(), D.Streams.size(), D.Streams.size() == 1 ? "" : "s", Key.second,
         formatDuration(Queued));
