@@ -249,6 +249,7 @@ namespace {
 /// One stretch of the run between two calls that make the host wait.
 struct Piece {
   uint64_t Host = 0;
+  uint64_t Loader = 0; ///< Host work moved to a parallel loader (WhatIf::Prefetched).
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> Streams; // (device, stream)
   uint64_t Compute = 0, HtoD = 0, DtoH = 0;
   uint64_t gpu() const {
@@ -289,8 +290,14 @@ uint64_t CostModel::simulate(ProcessIndex Proc, Interval Region, const WhatIf &W
   };
   auto Close = [&](uint64_t BoundaryOwn) {
     uint64_t G = Cur.gpu();
-    Total += std::max(Cur.Host, G ? G + Latency : 0) + BoundaryOwn;
+    Total += std::max({Cur.Host, Cur.Loader, G ? G + Latency : 0}) + BoundaryOwn;
     Cur = Piece();
+  };
+  // The host's own work between calls, less what a loader does in parallel.
+  auto OwnWork = [&](Interval Between) {
+    uint64_t Loading = W.Prefetched.covered(Between);
+    Cur.Host += Between.length() - Loading;
+    Cur.Loader += Loading;
   };
   for (size_t I : It->second) {
     const ApiCall &A = P.ApiCalls[I];
@@ -299,7 +306,7 @@ uint64_t CostModel::simulate(ProcessIndex Proc, Interval Region, const WhatIf &W
     if (A.Start >= Region.End)
       break;
     if (A.Start > Cursor)
-      Cur.Host += A.Start - Cursor;
+      OwnWork({Cursor, A.Start});
     Cursor = std::max(Cursor, A.End);
     if (W.Removed.count(I))
       continue;
@@ -326,7 +333,7 @@ uint64_t CostModel::simulate(ProcessIndex Proc, Interval Region, const WhatIf &W
       AddWork(R, Index.interval(R).length());
   }
   if (Region.End > Cursor)
-    Cur.Host += Region.End - Cursor;
+    OwnWork({Cursor, Region.End});
   Close(0);
   return Total;
 }

@@ -3,7 +3,8 @@
 // Rules that read only the timeline, written for the thieves PyTorch
 // programs show most (they apply to any CUDA program): FP32 matrix
 // multiplies off the tensor cores, a model called on one sample at a time,
-// chains of element-wise kernels. docs/checks/runtime-*.md describe them;
+// chains of element-wise kernels, batches loaded and copied from pageable
+// memory while the GPU waits. docs/checks/runtime-*.md describe them;
 // docs/cost-model.md their estimates.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +15,7 @@
 #include "llvm/Demangle/Demangle.h"
 
 #include <map>
+#include <numeric>
 #include <optional>
 
 using namespace llvm;
@@ -220,6 +222,15 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
     NameId[I] = Ids.try_emplace(K.Name.empty() ? K.Demangled : K.Name, Ids.size()).first->second;
     Streams[{K.Process, K.Device, K.Stream}].push_back(I);
   }
+  // Runs of a sequence, by process, sequence and call site.
+  struct Run {
+    size_t Length = 0, Count = 0;
+    uint64_t Repeats = 0, SpanNs = 0, IdleNs = 0, HostIdleNs = 0, KernelNs = 0, Saving = 0;
+    std::vector<size_t> Kernels;
+    std::string Names;
+    const SourceLocation *Site = nullptr;
+  };
+  std::map<std::tuple<ProcessIndex, std::string, std::string>, Run> Runs;
   std::map<ProcessIndex, IntervalSet> Waiting;
   for (auto &[Key, Ks] : Streams) {
     auto [Proc, Dev, Stream] = Key;
@@ -277,39 +288,63 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
         continue;
       // Batched, the host's work is paid once instead of once per call;
       // the kernels' time is kept (it grows less than that with a batch).
-      uint64_t Saving = HostIdle - HostIdle / BestReps;
-      if (!worthIt(Id, Proc, Saving))
-        continue;
-      std::string Names;
-      for (size_t J = Begin; J < Begin + BestLen && J < Begin + 3; ++J)
-        Names += (J > Begin ? ", '" : "'") + kernelName(P.Kernels[Ks[J]]) + "'";
-      if (BestLen > 3)
-        Names += formatv(" and {0} more", BestLen - 3).str();
-      std::string Msg = formatv(
-          "the same sequence of {0} kernels ({1}) ran {2} times in a row, and the GPU was idle "
-          "{3}% of those {4} while the host prepared each call: the work is done one item at a "
-          "time; batch the items into one call (in PyTorch, stack the samples into one tensor "
-          "and call the model once; in CUDA C++, one launch over all items)",
-          BestLen, Names, BestReps,
-          static_cast<int>(std::lround(100.0 * static_cast<double>(Span.length() - Covered) /
-                                       static_cast<double>(Span.length()))),
-          formatDuration(Span.length()));
-      std::string How = formatv(
-          "the GPU's idle time between the {0} calls while the host worked ({1}) is paid once "
-          "instead of {0} times; the kernels' own time ({2}) is kept",
-          BestReps, formatDuration(HostIdle), formatDuration(KernelNs));
-      Cost C = Model.make(BestReps, Span.length(), Saving, std::move(How), CostModel::Clock::Host);
       std::vector<size_t> FirstCall(Ks.begin() + Begin, Ks.begin() + Begin + BestLen);
       const SourceLocation *Site = commonUserFrame(Index, FirstCall);
       if (!Site)
         if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))
           Site = launchSiteOf(*L, First);
-      RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
-      R.Kernels.insert(Ks.begin() + Begin, Ks.begin() + End);
-      R.F.Evidence["sequenceLength"] = static_cast<int64_t>(BestLen);
-      R.F.Evidence["repeats"] = static_cast<int64_t>(BestReps);
-      Out.push_back(std::move(R));
+      // The runs of one sequence from one call site (a loop run again, its
+      // warm-up and timed runs) are one finding.
+      std::string Signature;
+      for (size_t J = Begin; J < Begin + BestLen; ++J)
+        Signature += std::to_string(NameId[Ks[J]]) + ";";
+      Run &R = Runs[{Proc, Signature, Site ? describe(*Site) : std::string()}];
+      if (R.Kernels.empty()) {
+        R.Length = BestLen;
+        R.Site = Site;
+        for (size_t J = Begin; J < Begin + BestLen && J < Begin + 3; ++J)
+          R.Names += (J > Begin ? ", '" : "'") + kernelName(P.Kernels[Ks[J]]) + "'";
+        if (BestLen > 3)
+          R.Names += formatv(" and {0} more", BestLen - 3).str();
+      }
+      ++R.Count;
+      R.Repeats += BestReps;
+      R.SpanNs += Span.length();
+      R.IdleNs += Span.length() - Covered;
+      R.HostIdleNs += HostIdle;
+      R.KernelNs += KernelNs;
+      R.Saving += HostIdle - HostIdle / BestReps;
+      R.Kernels.insert(R.Kernels.end(), Ks.begin() + Begin, Ks.begin() + End);
     }
+  }
+  for (auto &[Key, R] : Runs) {
+    ProcessIndex Proc = std::get<0>(Key);
+    if (!worthIt(Id, Proc, R.Saving))
+      continue;
+    std::string Times =
+        R.Count == 1
+            ? formatv("{0} times in a row", R.Repeats).str()
+            : formatv("{0} times, in {1} runs of calls in a row", R.Repeats, R.Count).str();
+    std::string Msg = formatv(
+        "the same sequence of {0} kernels ({1}) ran {2}, and the GPU was idle {3}% of those {4} "
+        "while the host prepared each call: the work is done one item at a time; batch the "
+        "items into one call (in PyTorch, stack the samples into one tensor and call the model "
+        "once; in CUDA C++, one launch over all items)",
+        R.Length, R.Names, Times,
+        static_cast<int>(std::lround(100.0 * static_cast<double>(R.IdleNs) /
+                                     static_cast<double>(R.SpanNs))),
+        formatDuration(R.SpanNs));
+    std::string How = formatv(
+        "the GPU's idle time between the calls while the host worked ({0}) is paid once per run "
+        "of calls instead of once per call; the kernels' own time ({1}) is kept",
+        formatDuration(R.HostIdleNs), formatDuration(R.KernelNs));
+    Cost C = Model.make(R.Repeats, R.SpanNs, R.Saving, std::move(How), CostModel::Clock::Host);
+    RuntimeFinding F = finding(Id, std::move(Msg), R.Site, std::move(C));
+    F.Kernels.insert(R.Kernels.begin(), R.Kernels.end());
+    F.F.Evidence["sequenceLength"] = static_cast<int64_t>(R.Length);
+    F.F.Evidence["repeats"] = static_cast<int64_t>(R.Repeats);
+    F.F.Evidence["runs"] = static_cast<int64_t>(R.Count);
+    Out.push_back(std::move(F));
   }
 }
 
@@ -454,6 +489,189 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
     R.F.Evidence["chainLength"] = static_cast<int64_t>(KCount);
     Out.push_back(std::move(R));
   }
+}
+
+const Rules::Loading &Rules::loading() {
+  if (LoadingCache)
+    return *LoadingCache;
+  LoadingCache.emplace();
+  Loading &Result = *LoadingCache;
+  static constexpr StringRef Id = "runtime-data-loading";
+  if (!Enabled.contains(Id))
+    return Result;
+  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies", 10));
+  size_t MinBatches = static_cast<size_t>(option(Id, "MinBatches", 10));
+  // The batches that Copies (calls, in any order) upload: runs of copies with
+  // no kernel of the device between them.
+  auto Batches = [&](ProcessIndex Proc, uint32_t Dev, std::vector<size_t> Copies) {
+    std::vector<uint64_t> Starts;
+    for (size_t I = 0; I < P.Kernels.size(); ++I)
+      if (P.Kernels[I].Process == Proc && P.Kernels[I].Device == Dev)
+        Starts.push_back(P.Kernels[I].Start);
+    llvm::sort(Starts);
+    llvm::sort(Copies,
+               [&](size_t A, size_t B) { return P.ApiCalls[A].Start < P.ApiCalls[B].Start; });
+    size_t N = 0;
+    uint64_t Prev = 0;
+    for (size_t I : Copies) {
+      uint64_t T = P.ApiCalls[I].Start;
+      auto It = std::lower_bound(Starts.begin(), Starts.end(), Prev);
+      if (N == 0 || (It != Starts.end() && *It < T))
+        ++N;
+      Prev = T;
+    }
+    return N;
+  };
+  // The next call of the same host thread after each call.
+  std::vector<size_t> Next(P.ApiCalls.size(), SIZE_MAX);
+  {
+    std::vector<size_t> ByStart(P.ApiCalls.size());
+    std::iota(ByStart.begin(), ByStart.end(), 0);
+    llvm::stable_sort(ByStart, [&](size_t A, size_t B) {
+      return P.ApiCalls[A].Start < P.ApiCalls[B].Start;
+    });
+    std::map<std::pair<ProcessIndex, uint32_t>, size_t> Last;
+    for (size_t I : ByStart) {
+      auto [It, New] = Last.try_emplace({P.ApiCalls[I].Process, P.ApiCalls[I].Thread}, I);
+      if (!New) {
+        Next[It->second] = I;
+        It->second = I;
+      }
+    }
+  }
+  auto SameSite = [&](size_t A, size_t B) {
+    const SourceLocation *X = siteOf(A), *Y = siteOf(B);
+    return X && Y ? *X == *Y : !X && !Y;
+  };
+  // Host-to-device copies from pageable memory, by process and call site.
+  struct Group {
+    std::vector<size_t> Copies, Syncs;
+    std::vector<Interval> Loads; ///< The host's stretch before each copy while the GPU idled.
+    size_t IdleAtIssue = 0;
+    uint64_t Bytes = 0, CopyNs = 0, SyncNs = 0, IdleNs = 0;
+    uint32_t Device = 0;
+    const SourceLocation *Site = nullptr;
+  };
+  std::map<std::pair<ProcessIndex, std::string>, Group> Groups;
+  for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
+    const Copy *Up = nullptr;
+    for (const Copy *C : copiesOf(I))
+      if (C->Kind == CopyKind::HtoD && C->Src == MemoryKind::Pageable)
+        Up = C;
+    if (!Up)
+      continue;
+    const ApiCall &A = P.ApiCalls[I];
+    const SourceLocation *Site = siteOf(I);
+    Group &G = Groups[{A.Process, Site ? describe(*Site) : std::string()}];
+    G.Copies.push_back(I);
+    G.Bytes += Up->Bytes;
+    G.CopyNs += Index.blocks(I) ? Index.ownHostTime(I) : Up->duration();
+    G.Device = Up->Device;
+    G.Site = Site;
+    // The GPU had finished its previous work before the host issued the
+    // copy: nothing was queued, and the GPU waited while the host got the
+    // batch ready and then for the copy itself. An idle phase of the
+    // program (start-up, building the data set) is not a loop's loading.
+    std::optional<uint64_t> Prev = Index.busy(A.Process, Up->Device).lastBusyBefore(A.Start);
+    uint64_t Idle = Prev && Up->Start > *Prev ? Up->Start - *Prev : 0;
+    if (Prev && *Prev < A.Start && Idle < phaseGapNs(Id)) {
+      ++G.IdleAtIssue;
+      G.IdleNs += Idle;
+      G.Loads.push_back({*Prev, A.Start});
+    }
+    // The synchronization that makes the copy synchronous for the program
+    // (PyTorch's .cuda()/.to() without non_blocking=True): the thread's
+    // next call, a wait from the same call site.
+    size_t J = Next[I];
+    if (J != SIZE_MAX && apiFamily(P.ApiCalls[J].Name) == "sync" &&
+        P.ApiCalls[J].Name != "cudaStreamWaitEvent" && SameSite(I, J)) {
+      G.Syncs.push_back(J);
+      G.SyncNs += P.ApiCalls[J].duration();
+    }
+  }
+  for (auto &[Key, G] : Groups) {
+    // A loop's copies (a few uploads at the start are not worth pinning),
+    // most of them issued to an idle GPU.
+    uint64_t N = G.Copies.size();
+    if (N < MinCopies || 2 * G.IdleAtIssue < N)
+      continue;
+    // A training loop computes on each batch: kernels run between one
+    // batch's copies and the next's. Copies with no compute between them
+    // are not loading for compute (runtime-small-copies, -pageable-copies).
+    ProcessIndex Proc = Key.first;
+    if (Batches(Proc, G.Device, G.Copies) < MinBatches)
+      continue;
+    // Where the profile has the copies' pointers, a loop that copies the
+    // same one or two buffers again and again uploads the same data: that
+    // is runtime-repeated-copies' thief (upload it once), not loading.
+    if (llvm::all_of(G.Copies, [&](size_t I) { return P.ApiCalls[I].HasCopyPointers; })) {
+      std::set<uint64_t> Sources;
+      for (size_t I : G.Copies)
+        Sources.insert(P.ApiCalls[I].CopySrc);
+      if (2 * Sources.size() <= N)
+        continue;
+    }
+    Interval Region = Model.spanThroughNextWait(Proc, G.Copies);
+    for (const Interval &L : G.Loads)
+      Region.Start = std::min(Region.Start, L.Start);
+    WhatIf W;
+    W.Pinned.insert(G.Copies.begin(), G.Copies.end());
+    W.Removed.insert(G.Syncs.begin(), G.Syncs.end());
+    W.Prefetched = IntervalSet(G.Loads);
+    uint64_t After = std::min(Region.length(), Model.simulate(Proc, Region, W));
+    uint64_t Saving = Region.length() - After;
+    if (!worthIt(Id, Proc, Saving))
+      continue;
+    std::string Source;
+    Model.pinnedBandwidth(Proc, G.Device, CopyKind::HtoD, &Source);
+    uint64_t LoadNs = W.Prefetched.total();
+    std::string Syncs =
+        G.Syncs.empty()
+            ? std::string()
+            : formatv(", each followed by a synchronization ({0} in all)",
+                      formatDuration(G.SyncNs))
+                  .str();
+    std::string Msg = formatv(
+        "{0} host-to-device copies ({1} in all) from pageable memory took {2}{3}, and the GPU "
+        "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the loop "
+        "loads each batch, copies it synchronously, then computes, one after the other; load "
+        "and copy the next batch while the GPU computes: in PyTorch "
+        "DataLoader(..., pin_memory=True, num_workers=N) and .to(device, non_blocking=True) "
+        "(or a prefetcher on a side stream); in CUDA C++ pinned host buffers (cudaHostAlloc, "
+        "cudaHostRegister) copied with cudaMemcpyAsync on a separate stream, double-buffered",
+        N, formatBytes(G.Bytes), formatDuration(G.CopyNs), Syncs, formatDuration(G.IdleNs),
+        G.IdleAtIssue);
+    std::string How = formatv(
+        "critical-path model of the {0} from the first batch's loading to the wait after the "
+        "last copy, with the copies asynchronous from pinned memory ({1}){2} and the host's own "
+        "work while the GPU waited before each copy ({3}) done by a loader in parallel: it hides "
+        "behind the step's host and GPU work, but no stretch gets shorter than its loading or "
+        "its GPU work; gives {4}",
+        formatDuration(Region.length()), Source,
+        G.Syncs.empty() ? std::string()
+                        : formatv(", the {0} synchronizations after them gone", G.Syncs.size())
+                              .str(),
+        formatDuration(LoadNs), formatDuration(After));
+    Cost C = Model.make(N, G.CopyNs + G.SyncNs + LoadNs, Saving, std::move(How),
+                        CostModel::Clock::Host);
+    RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
+    R.Calls.insert(G.Copies.begin(), G.Copies.end());
+    R.Calls.insert(G.Syncs.begin(), G.Syncs.end());
+    // The idle time it hides is GPU busy time that the process's other
+    // overlap findings (idle gaps, synchronizations) cannot hide again.
+    R.OverlapOf = Proc;
+    R.F.Evidence["gpuIdleBeforeCopiesNs"] = static_cast<int64_t>(G.IdleNs);
+    R.F.Evidence["copiesIssuedToIdleGpu"] = static_cast<int64_t>(G.IdleAtIssue);
+    Result.Copies.insert(G.Copies.begin(), G.Copies.end());
+    Result.Syncs.insert(G.Syncs.begin(), G.Syncs.end());
+    Result.Findings.push_back(std::move(R));
+  }
+  return Result;
+}
+
+void Rules::dataLoading(std::vector<RuntimeFinding> &Out) {
+  const Loading &L = loading();
+  Out.insert(Out.end(), L.Findings.begin(), L.Findings.end());
 }
 
 } // namespace cuda_advisor::rank

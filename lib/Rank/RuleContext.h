@@ -16,6 +16,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,8 +58,8 @@ inline const SourceLocation *launchSite(const ProfileIndex &Index, size_t I,
 
 class Rules {
 public:
-  Rules(const CostModel &Model, const Config &Cfg)
-      : Model(Model), Index(Model.index()), P(Index.profile()), Cfg(Cfg) {}
+  Rules(const CostModel &Model, const Config &Cfg, const GlobList &Enabled)
+      : Model(Model), Index(Model.index()), P(Index.profile()), Cfg(Cfg), Enabled(Enabled) {}
 
   void repeatedCopies(std::vector<RuntimeFinding> &Out);
   void pageableCopies(std::vector<RuntimeFinding> &Out);
@@ -73,8 +75,21 @@ public:
   void lowCopyOverlap(std::vector<RuntimeFinding> &Out);
   void lowKernelConcurrency(std::vector<RuntimeFinding> &Out);
   void lowCopyThroughput(std::vector<RuntimeFinding> &Out);
+  void dataLoading(std::vector<RuntimeFinding> &Out);
 
 private:
+  /// What runtime-data-loading reports, computed once: its findings and the
+  /// records they are about. runtime-gpu-idle-gaps leaves out the GPU's idle
+  /// gaps before these copies and runtime-sync-heavy these synchronizations,
+  /// so that no time is counted twice (docs/checks/runtime-data-loading.md).
+  struct Loading {
+    std::vector<RuntimeFinding> Findings;
+    std::set<size_t> Copies, Syncs; ///< API calls.
+  };
+  /// runtime-data-loading's findings; empty when the rule is not enabled.
+  const Loading &loading();
+  std::optional<Loading> LoadingCache;
+
   int64_t option(llvm::StringRef Rule, llvm::StringRef Name, int64_t Default) const {
     return Cfg.Options.getInt(Rule, Name, Default);
   }
@@ -183,6 +198,7 @@ private:
   const ProfileIndex &Index;
   const profile::Profile &P;
   const Config &Cfg;
+  const GlobList &Enabled;
 };
 
 } // namespace cuda_advisor::rank

@@ -85,8 +85,9 @@ const std::vector<RuleEntry> &ruleTable() {
         Severity::Warning, true},
        &Rules::elementwiseChain},
       {{"runtime-low-copy-overlap",
-        "copies between host and GPU and kernels that ran one after the other instead of "
-        "overlapping on separate streams (nvvp's 'Low Memcpy/Compute Overlap')",
+        "copies between pinned host memory and the GPU, and kernels, that waited for each "
+        "other on one stream instead of overlapping on separate streams (nvvp's 'Low "
+        "Memcpy/Compute Overlap')",
         Severity::Warning, true},
        &Rules::lowCopyOverlap},
       {{"runtime-low-kernel-concurrency",
@@ -99,6 +100,12 @@ const std::vector<RuleEntry> &ruleTable() {
         "bandwidth, mostly by being small (nvvp's 'Low Memcpy Throughput')",
         Severity::Warning, true},
        &Rules::lowCopyThroughput},
+      {{"runtime-data-loading",
+        "host-to-device copies from pageable memory inside a loop, issued while the GPU sat "
+        "idle (a DataLoader without pin_memory and workers): load and copy the next batch "
+        "while the GPU computes",
+        Severity::Warning, true},
+       &Rules::dataLoading},
   };
   return Table;
 }
@@ -378,6 +385,17 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     std::map<std::string, std::pair<uint64_t, const SourceLocation *>> Sites;
     uint64_t PrevEnd = Span.Start;
     for (const Interval &G : Busy.gaps(Span)) {
+      auto Next = std::lower_bound(Starts.begin(), Starts.end(), G.End,
+                                   [](const auto &W, uint64_t T) { return W.first < T; });
+      std::optional<size_t> Launcher;
+      if (Next != Starts.end())
+        Launcher = Index.launcher(Next->second);
+      // The gap before a batch's copy is runtime-data-loading's, and so is
+      // the GPU work before it that the loading would hide behind.
+      if (Launcher && loading().Copies.count(*Launcher)) {
+        PrevEnd = G.End;
+        continue;
+      }
       // The time the host spent inside calls that wait for the GPU belongs
       // to the synchronization and copy rules.
       uint64_t HostWork = Waiting.uncovered(G);
@@ -390,12 +408,8 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
       // before the gap: the shorter of the two is saved.
       Saving += std::min(HostWork, Busy.covered({PrevEnd, G.Start}));
       PrevEnd = G.End;
-      auto Next = std::lower_bound(Starts.begin(), Starts.end(), G.End,
-                                   [](const auto &W, uint64_t T) { return W.first < T; });
-      if (Next == Starts.end())
-        continue;
-      if (std::optional<size_t> L = Index.launcher(Next->second))
-        if (const SourceLocation *S = siteOf(*L)) {
+      if (Launcher)
+        if (const SourceLocation *S = siteOf(*Launcher)) {
           auto &E = Sites[describe(*S)];
           E.first += HostWork;
           E.second = S;
@@ -449,8 +463,11 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
   uint64_t MinSyncs = static_cast<uint64_t>(option(Id, "MinSyncs", 50));
   double MinPerSecond = optionShare(Id, "MinSyncsPerGpuSecond", 1000);
   std::map<ProcessIndex, std::vector<size_t>> Syncs;
+  // The synchronizations of a batch's copy are runtime-data-loading's.
+  const std::set<size_t> &Claimed = loading().Syncs;
   for (size_t I = 0; I < P.ApiCalls.size(); ++I)
-    if (apiFamily(P.ApiCalls[I].Name) == "sync" && P.ApiCalls[I].Name != "cudaStreamWaitEvent")
+    if (apiFamily(P.ApiCalls[I].Name) == "sync" && P.ApiCalls[I].Name != "cudaStreamWaitEvent" &&
+        !Claimed.count(I))
       Syncs[P.ApiCalls[I].Process].push_back(I);
   for (auto &[Proc, Calls] : Syncs) {
     uint64_t N = Calls.size();
@@ -580,6 +597,13 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
   std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
   for (size_t I = 0; I < P.Kernels.size(); ++I)
     Streams[{P.Kernels[I].Process, P.Kernels[I].Device, P.Kernels[I].Stream}].push_back(I);
+  struct Stretches {
+    size_t Count = 0;
+    uint64_t KernelNs = 0, GapNs = 0, Excess = 0, Launch = 0;
+    std::vector<size_t> Kernels;
+    const SourceLocation *Site = nullptr;
+  };
+  std::map<std::pair<ProcessIndex, std::string>, Stretches> Groups;
   std::map<ProcessIndex, IntervalSet> Waiting;
   for (auto &[Key, Ks] : Streams) {
     ProcessIndex Proc = std::get<0>(Key);
@@ -604,29 +628,27 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
           Excess += G > 1000 ? G - 1000 : 0; // A graph's nodes still leave ~1 us.
         }
       }
-      if (GapNs < KernelNs / 2 || !worthIt(Id, Proc, Excess))
+      if (GapNs < KernelNs / 2)
         return;
-      uint64_t N = End - Begin;
-      std::string Msg = formatv(
-          "{0} kernels of {1} on average ran back to back with {2} of idle GPU between them ({3}% "
-          "of that stretch): they are shorter than their launch overhead ({4} per launch); fuse "
-          "them, or capture the sequence in a CUDA Graph (torch.cuda.graphs, torch.compile)",
-          N, formatDuration(KernelNs / N), formatDuration(GapNs),
-          static_cast<int>(std::lround(100.0 * static_cast<double>(GapNs) /
-                                       static_cast<double>(GapNs + KernelNs))),
-          formatDuration(Launch));
-      // Measured: the stretch of the timeline, kernels and gaps.
-      Cost C = Model.make(N, KernelNs + GapNs, Excess,
-                          "a CUDA Graph launches the sequence at once: the gaps between the "
-                          "kernels shrink to about 1 us each",
-                          CostModel::Clock::Host);
+      // The stretches launched from one call site (a loop whose stretches
+      // a synchronization or a longer kernel separates) are one finding.
       const SourceLocation *Site = nullptr;
       if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))
         Site = launchSiteOf(*L, P.Kernels[Ks[Begin]]);
-      RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
+      std::string Where = Site ? describe(*Site)
+                               : formatv("device {0} stream {1}", std::get<1>(Key),
+                                         std::get<2>(Key))
+                                     .str();
+      Stretches &S = Groups[{Proc, Where}];
+      ++S.Count;
+      S.KernelNs += KernelNs;
+      S.GapNs += GapNs;
+      S.Excess += Excess;
+      S.Launch = Launch;
+      if (!S.Site)
+        S.Site = Site;
       for (size_t J = Begin; J < End; ++J)
-        F.Kernels.insert(Ks[J]);
-      Out.push_back(std::move(F));
+        S.Kernels.push_back(Ks[J]);
     };
     for (size_t J = 0; J < Ks.size(); ++J) {
       const Kernel &K = P.Kernels[Ks[J]];
@@ -643,6 +665,29 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
     }
     Flush(Ks.size());
   }
+  for (auto &[Key, S] : Groups) {
+    ProcessIndex Proc = Key.first;
+    if (!worthIt(Id, Proc, S.Excess))
+      continue;
+    uint64_t N = S.Kernels.size();
+    std::string Msg = formatv(
+        "{0} kernels of {1} on average ran back to back with {2} of idle GPU between them ({3}% "
+        "of that stretch{5}): they are shorter than their launch overhead ({4} per launch); fuse "
+        "them, or capture the sequence in a CUDA Graph (torch.cuda.graphs, torch.compile)",
+        N, formatDuration(S.KernelNs / N), formatDuration(S.GapNs),
+        static_cast<int>(std::lround(100.0 * static_cast<double>(S.GapNs) /
+                                     static_cast<double>(S.GapNs + S.KernelNs))),
+        formatDuration(S.Launch),
+        S.Count > 1 ? formatv(", in {0} stretches", S.Count).str() : std::string());
+    // Measured: the stretches of the timeline, kernels and gaps.
+    Cost C = Model.make(N, S.KernelNs + S.GapNs, S.Excess,
+                        "a CUDA Graph launches the sequence at once: the gaps between the "
+                        "kernels shrink to about 1 us each",
+                        CostModel::Clock::Host);
+    RuntimeFinding F = finding(Id, std::move(Msg), S.Site, std::move(C));
+    F.Kernels.insert(S.Kernels.begin(), S.Kernels.end());
+    Out.push_back(std::move(F));
+  }
 }
 
 static bool isHostDeviceCopy(const Copy &C) {
@@ -656,7 +701,6 @@ void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
   struct Device {
     std::vector<Interval> CopyIv, KernelIv;
     std::vector<size_t> Copies, Kernels;
-    uint64_t PageableBytes = 0, Bytes = 0;
     std::set<uint32_t> Streams;
   };
   std::map<std::pair<ProcessIndex, uint32_t>, Device> Devices;
@@ -664,12 +708,13 @@ void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
     const Copy &C = P.Copies[I];
     if (!isHostDeviceCopy(C) || !C.duration())
       continue;
+    // A copy from or to pageable memory overlaps nothing on any stream: it
+    // is runtime-pageable-copies' finding (and runtime-data-loading's).
+    if (C.Src == MemoryKind::Pageable || C.Dst == MemoryKind::Pageable)
+      continue;
     Device &D = Devices[{C.Process, C.Device}];
     D.CopyIv.push_back({C.Start, C.End});
     D.Copies.push_back(I);
-    D.Bytes += C.Bytes;
-    if (C.Src == MemoryKind::Pageable || C.Dst == MemoryKind::Pageable)
-      D.PageableBytes += C.Bytes;
     D.Streams.insert(C.Stream);
   }
   for (size_t I = 0; I < P.Kernels.size(); ++I) {
@@ -704,31 +749,70 @@ void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
     uint64_t Shorter = std::min(Copies.total(), Kernels.total());
     if (!Shorter || static_cast<double>(Overlap) > MaxOverlap * static_cast<double>(Shorter))
       continue;
-    // Split into chunks on two or more streams, each chunk's copies run
-    // while another chunk's kernels do: at best the shorter of the two
-    // activities hides behind the longer.
-    uint64_t Saving = Shorter - Overlap;
+    // What separate streams save: the time work waited, already launched,
+    // behind work of the other kind that it does not depend on. Uploads feed
+    // later kernels and downloads drain earlier ones, so an upload queued
+    // behind kernels (the next chunk's input) and kernels queued behind a
+    // download (of an earlier result) could have run side by side; a kernel
+    // behind its upload, or a download behind its kernels, could not. Work
+    // the host launched only after the other had finished waited for
+    // nothing: in a host-bound loop, or after a copy that blocked the host
+    // (pageable memory), streams save nothing.
     ProcessIndex Proc = Key.first;
+    uint64_t Latency = Model.launchLatencyNs(Proc);
+    auto Waits = [&](WorkKind Kind, const std::vector<size_t> &Work, bool Uploads) {
+      std::vector<Interval> V;
+      for (size_t I : Work) {
+        if (Kind == WorkKind::Copy && (P.Copies[I].Kind == CopyKind::HtoD) != Uploads)
+          continue;
+        WorkRef W{Kind, I};
+        std::optional<size_t> L = Index.launcher(W);
+        if (!L)
+          continue;
+        uint64_t Ready = P.ApiCalls[*L].Start + Latency;
+        Interval Iv = Index.interval(W);
+        if (Ready < Iv.Start)
+          V.push_back({Ready, Iv.Start});
+      }
+      return IntervalSet(std::move(V));
+    };
+    std::vector<Interval> DownIv;
+    for (size_t I : D.Copies)
+      if (P.Copies[I].Kind == CopyKind::DtoH)
+        DownIv.push_back({P.Copies[I].Start, P.Copies[I].End});
+    IntervalSet Downloads(std::move(DownIv));
+    IntervalSet KernelWaits = Waits(WorkKind::Kernel, D.Kernels, false),
+                UploadWaits = Waits(WorkKind::Copy, D.Copies, true);
+    uint64_t Queued = 0;
+    for (const Interval &I : Downloads.intervals())
+      Queued += KernelWaits.covered(I);
+    for (const Interval &I : Kernels.intervals())
+      Queued += UploadWaits.covered(I);
+    // With copies and kernels pipelined over streams, the waiting work runs
+    // beside the other: at best the shorter activity hides behind the longer.
+    uint64_t Saving = std::min(Queued, Shorter - Overlap);
     if (!worthIt(Id, Proc, Saving))
       continue;
     int Share = static_cast<int>(std::lround(100.0 * static_cast<double>(Overlap) /
                                              static_cast<double>(Shorter)));
-    bool Pageable = 2 * D.PageableBytes >= D.Bytes;
     std::string Msg = formatv(
-        "copies between host and GPU overlapped kernels for only {0}% of the time they could: "
-        "{1} of copies ({2}) and {3} of kernels ({4}) ran one after the other on {5} "
-        "stream{6} of device {7}; split the data into chunks and issue each chunk's "
-        "cudaMemcpyAsync and kernels on its own stream{8} so that copies overlap other chunks' "
-        "kernels (in PyTorch: non_blocking=True copies from pinned tensors on a side "
+        "copies between pinned host memory and the GPU overlapped kernels for only {0}% of the "
+        "time they could: {1} of copies ({2}) and {3} of kernels ({4}) ran one after the other "
+        "on {5} stream{6} of device {7}, and for {8} uploads waited behind kernels or kernels "
+        "behind downloads that they did not need; split the data into chunks and issue each "
+        "chunk's cudaMemcpyAsync and kernels on its own stream so that copies overlap other "
+        "chunks' kernels (in PyTorch: non_blocking=True copies from pinned tensors on a side "
         "torch.cuda.Stream)",
         Share, formatDuration(Copies.total()), D.Copies.size(), formatDuration(Kernels.total()),
         D.Kernels.size(), D.Streams.size(), D.Streams.size() == 1 ? "" : "s", Key.second,
-        Pageable ? " (from pinned memory: pageable copies cannot overlap anything)" : "");
+        formatDuration(Queued));
     Cost C = Model.make(D.Copies.size() + D.Kernels.size(), Copies.total() + Kernels.total(),
                         Saving,
-                        "with copies and kernels pipelined over streams, the shorter of the two "
-                        "(less what already overlaps) hides behind the longer: an upper bound, "
-                        "as the first chunk's copy and the last one's kernel stay exposed");
+                        "the time launched uploads waited behind kernels and launched kernels "
+                        "behind downloads (from each launch, plus the launch latency, to the "
+                        "work's start), which separate streams let run side by side; at most "
+                        "the shorter of the two activities less what already overlaps: an upper "
+                        "bound, as the first chunk's copy and the last one's kernel stay exposed");
     const SourceLocation *Site = nullptr;
     RuntimeFinding F = finding(Id, std::move(Msg), Site, std::move(C));
     for (size_t I : D.Copies)
@@ -760,9 +844,10 @@ void Rules::lowKernelConcurrency(std::vector<RuntimeFinding> &Out) {
     // them) with fewer blocks than MaxFill of the SMs.
     std::vector<size_t> Alone;
     std::set<uint32_t> Streams;
-    uint64_t Time = 0;
+    uint64_t Time = 0, Queued = 0;
     double IdleSmTime = 0, SmShareSum = 0;
     uint64_t PrevEnd = 0;
+    uint64_t Latency = Model.launchLatencyNs(Key.first);
     for (size_t J = 0; J < Ks.size(); ++J) {
       const Kernel &K = P.Kernels[Ks[J]];
       bool OverlapsPrev = J > 0 && K.Start < PrevEnd;
@@ -778,29 +863,41 @@ void Rules::lowKernelConcurrency(std::vector<RuntimeFinding> &Out) {
       Streams.insert(K.Stream);
       Time += K.duration();
       SmShareSum += Fill;
-      IdleSmTime += (1 - Fill) * static_cast<double>(K.duration());
+      // The idle SMs could only have run a kernel that was waiting: the
+      // next one, from its launch (plus the launch latency) on. In a
+      // host-bound loop the next kernel is launched after this one ends,
+      // and concurrency gains nothing.
+      if (J + 1 < Ks.size())
+        if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[J + 1]})) {
+          uint64_t Ready = std::max(K.Start, P.ApiCalls[*L].Start + Latency);
+          uint64_t Waiting = K.End > Ready ? K.End - Ready : 0;
+          Queued += Waiting;
+          IdleSmTime += (1 - Fill) * static_cast<double>(Waiting);
+        }
     }
     if (Alone.size() < MinKernels)
       continue;
     // Concurrent kernels share the SMs they leave idle, but also the
-    // memory bandwidth and the launch queue: half of the idle SM time is
-    // counted.
+    // memory bandwidth and the launch queue: half of the idle SM time while
+    // the next kernel waited is counted.
     uint64_t Saving = static_cast<uint64_t>(IdleSmTime / 2);
     if (!worthIt(Id, Key.first, Saving))
       continue;
     const Kernel &First = P.Kernels[Alone.front()];
     std::string Msg = formatv(
         "{0} kernels with fewer blocks than the GPU's {1} SMs (on average {2}% of the SMs, "
-        "e.g. '{3}') ran one at a time on {4} stream{5}, {6} in all: if they are "
-        "independent, launch them on separate streams (or batch them into one launch) so "
-        "that they share the GPU",
+        "e.g. '{3}') ran one at a time on {4} stream{5}, {6} in all, {7} of it with the next "
+        "kernel already launched and waiting: if they are independent, launch them on "
+        "separate streams (or batch them into one launch) so that they share the GPU",
         Alone.size(), Dev->NumSMs,
         static_cast<int>(std::lround(100.0 * SmShareSum / static_cast<double>(Alone.size()))),
         kernelName(First), Streams.size(), Streams.size() == 1 ? "" : "s",
-        formatDuration(Time));
+        formatDuration(Time), formatDuration(Queued));
     Cost C = Model.make(Alone.size(), Time, Saving,
                         "half of the SM time these kernels left idle (SMs without a block of "
-                        "theirs) is counted, as concurrent kernels also share memory bandwidth");
+                        "theirs) while the next kernel was launched and waiting (from its launch "
+                        "plus the launch latency) is counted, as concurrent kernels also share "
+                        "memory bandwidth");
     const SourceLocation *Site = nullptr;
     if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Alone.front()}))
       Site = launchSiteOf(*L, First);
@@ -876,7 +973,7 @@ void Rules::lowCopyThroughput(std::vector<RuntimeFinding> &Out) {
 
 std::vector<RuntimeFinding> runRuntimeRules(const CostModel &Model, const Config &Cfg,
                                             const GlobList &Enabled) {
-  Rules R(Model, Cfg);
+  Rules R(Model, Cfg, Enabled);
   std::vector<RuntimeFinding> Out;
   for (const RuleEntry &E : ruleTable())
     if (Enabled.contains(E.Info.Id))

@@ -30,6 +30,11 @@ struct WhatIf {
   std::set<size_t> Pinned;
   /// Calls removed (synchronizations that are not needed).
   std::set<size_t> Removed;
+  /// The host's own work (outside API calls) in these intervals moves to a
+  /// loader that runs in parallel with the rest (a DataLoader worker that
+  /// prefetches the next batch): it hides behind the host's other work and
+  /// the GPU's, but a stretch never takes less than the loading itself.
+  IntervalSet Prefetched;
 };
 
 class CostModel {
