@@ -21,7 +21,8 @@
 # from the native recording of the bad variant (<pair>.bad.jsonl, recorded with
 # Python call sites). Their findings are not chosen by rule id: a finding
 # counts when its call sites (join.callSites, or its location) include a line
-# of the bad variant's loop function (the line the fix changes); the others
+# of the bad variant's loop function or of the example's functions it calls
+# (the lines the fix changes); the others
 # are listed apart. The recordings ran shorter loops than the timings
 # (PAIRS below), so the estimate is scaled by timed iterations / recorded
 # iterations (warm-up included). item_per_step's fix saves nothing: there the
@@ -193,13 +194,21 @@ pt = json.load(open(pt_path))["examples"] if os.path.exists(pt_path) else {}
 
 
 def function_lines(source, function):
-    """The lines of a function of an example (itself and what it nests)."""
+    """The lines of a function of an example (itself and what it nests) and of
+    the example's own functions that it calls (unfused() calls chain(), whose
+    lines hold the element-wise ops)."""
     import ast
     tree = ast.parse(open(source).read())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            return set(range(node.lineno, node.end_lineno + 1))
-    return set()
+    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    node = defs.get(function)
+    if not node:
+        return set()
+    lines = set(range(node.lineno, node.end_lineno + 1))
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in defs:
+            callee = defs[call.func.id]
+            lines |= set(range(callee.lineno, callee.end_lineno + 1))
+    return lines
 
 
 def sites_of(f):
