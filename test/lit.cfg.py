@@ -64,6 +64,11 @@ if _chromium:
         " --headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars"
         " --force-device-scale-factor=1 --window-size=1200,1400"))
 
+# The tool built by scripts/sanitize.sh: a test that provokes a crash on
+# purpose (a stack overflow) is not one the sanitizers' runtime survives.
+if getattr(config, "sanitize", ""):
+    config.available_features.add("sanitizer")
+
 config.environment["LC_ALL"] = "C"
 # Tests must not pick up the developer's CUDA through the environment.
 for var in ("CUDA_PATH", "CUDA_HOME", "CUDA_INJECTION64_PATH"):
