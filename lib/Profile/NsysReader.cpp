@@ -28,6 +28,7 @@
 // in bits 0..23. Each process with CUDA records becomes one Process.
 //
 //===----------------------------------------------------------------------===//
+#include "CuptiColumns.h"
 #include "Sqlite.h"
 #include "cuda-advisor/Profile/Reader.h"
 
@@ -197,17 +198,7 @@ Error NsysReader::readKernels() {
           K.Demangled.clear();
         if (K.Name.empty())
           std::swap(K.Name, K.Demangled);
-        K.Start = R.u64("start");
-        K.End = R.u64("end");
-        K.Device = R.u32("deviceId");
-        K.Stream = R.u32("streamId");
-        K.Correlation = R.u64("correlationId");
-        K.Grid = {R.u32("gridX"), R.u32("gridY"), R.u32("gridZ")};
-        K.Block = {R.u32("blockX"), R.u32("blockY"), R.u32("blockZ")};
-        K.RegistersPerThread = R.u32("registersPerThread");
-        K.StaticSharedMem = R.u32("staticSharedMemory");
-        K.DynamicSharedMem = R.u32("dynamicSharedMemory");
-        K.LocalMemPerThread = R.u32("localMemoryPerThread");
+        readKernelColumns(R, K);
         P.Kernels.push_back(std::move(K));
       });
 }
@@ -257,11 +248,7 @@ Error NsysReader::readMemsets() {
                      M.Memory = memoryKind(R.i64(KindColumn, -1));
                      M.Bytes = R.u64("bytes");
                      M.Value = R.u32("value");
-                     M.Start = R.u64("start");
-                     M.End = R.u64("end");
-                     M.Device = R.u32("deviceId");
-                     M.Stream = R.u32("streamId");
-                     M.Correlation = R.u64("correlationId");
+                     readActivityColumns(R, M);
                      P.Memsets.push_back(M);
                    });
 }

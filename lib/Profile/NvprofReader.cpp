@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Csv.h"
+#include "CuptiColumns.h"
 #include "Sqlite.h"
 #include "cuda-advisor/Profile/Reader.h"
 
@@ -99,17 +100,7 @@ Error NvprofDbReader::readKernels(StringRef T) {
                    [&](const Row &R) {
                      Kernel K;
                      K.Name = string(R, "name"); // Mangled, as CUPTI gives it.
-                     K.Start = R.u64("start");
-                     K.End = R.u64("end");
-                     K.Device = R.u32("deviceId");
-                     K.Stream = R.u32("streamId");
-                     K.Correlation = R.u64("correlationId");
-                     K.Grid = {R.u32("gridX"), R.u32("gridY"), R.u32("gridZ")};
-                     K.Block = {R.u32("blockX"), R.u32("blockY"), R.u32("blockZ")};
-                     K.RegistersPerThread = R.u32("registersPerThread");
-                     K.StaticSharedMem = R.u32("staticSharedMemory");
-                     K.DynamicSharedMem = R.u32("dynamicSharedMemory");
-                     K.LocalMemPerThread = R.u32("localMemoryPerThread");
+                     readKernelColumns(R, K);
                      P.Kernels.push_back(std::move(K));
                    });
 }
@@ -152,11 +143,7 @@ Error NvprofDbReader::readMemsets() {
                      M.Memory = cuptiEnum(R.i64("memoryKind"), MemoryKind::ManagedStatic);
                      M.Bytes = R.u64("bytes");
                      M.Value = R.u32("value");
-                     M.Start = R.u64("start");
-                     M.End = R.u64("end");
-                     M.Device = R.u32("deviceId");
-                     M.Stream = R.u32("streamId");
-                     M.Correlation = R.u64("correlationId");
+                     readActivityColumns(R, M);
                      P.Memsets.push_back(M);
                    });
 }

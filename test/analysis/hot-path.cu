@@ -124,6 +124,17 @@ void passes(float *h, float *d) {
     timedRun(h, d);
 }
 
+// The look-alike: a loop calling a function that does not time itself is the
+// program's own iteration, and the copy the call makes is this loop's cost.
+void stepOnce(float *h, float *d) {
+  cudaMemcpy(d, h, N * sizeof(float), cudaMemcpyHostToDevice);
+  scale<<<N / 256, 256>>>(d, N);
+}
+void steps(float *h, float *d) {
+  for (int s = 0; s < 5; ++s)
+    stepOnce(h, d);
+}
+
 // A sweep whose sizes come from a table through locals declared in any order.
 void tableSweep(const int *sizes, int count) {
   for (int j = 0; j < count; ++j) {
@@ -150,7 +161,8 @@ void tableSweep(const int *sizes, int count) {
 // DEFAULT: hot-path.cu:82:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
 // DEFAULT: hot-path.cu:97:16: warning: grid of n / 256 blocks{{.*}}[launch-grid-truncation]
 // DEFAULT: hot-path.cu:90:5: warning: cudaMemcpy runs on every iteration{{.*}}[transfer-in-loop]
-// DEFAULT: 7 findings in 1 file; 11 off the hot path not shown (--show-cold).
+// DEFAULT: hot-path.cu:135:5: warning: 'stepOnce' calls cudaMemcpy{{.*}}[transfer-in-loop]
+// DEFAULT: 8 findings in 1 file; 11 off the hot path not shown (--show-cold).
 //
 // --show-cold: the same warnings, then the cold ones as notes saying why.
 // COLD: hot-path.cu:90:5: warning:
@@ -172,12 +184,13 @@ void tableSweep(const int *sizes, int count) {
 // COLD-DAG: hot-path.cu:135:5: note: cudaFree frees memory on every iteration{{.*}}[transfer-in-loop]
 // COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 129)
 // COLD-NOT: warning:
-// COLD: 18 findings in 1 file.
+// COLD: 19 findings in 1 file.
 //
-// In JSON every finding has a priority, the six hot ones before the normal one.
+// In JSON every finding has a priority, the six hot ones before the two
+// normal ones.
 // JSON-COUNT-6: "priority": "hot"
 // JSON-NOT: "priority": "hot"
-// JSON: "priority": "normal"
+// JSON-COUNT-2: "priority": "normal"
 // JSON-NOT: "priority": "hot"
 // WHY-DAG: "priorityReason": "inside the timed region (lines 39-44)"
 // WHY-DAG: "priorityReason": "inside the timed region (lines 58-65)"
