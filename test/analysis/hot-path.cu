@@ -165,7 +165,7 @@ void tableSweep(const int *sizes, int count) {
 // DEFAULT: 8 findings in 1 file; 11 off the hot path not shown (--show-cold).
 //
 // --show-cold: the same warnings, then the cold ones as notes saying why.
-// COLD: hot-path.cu:90:5: warning:
+// COLD: hot-path.cu:135:5: warning:
 // COLD-DAG: hot-path.cu:36:13: note: grid of N / 100{{.*}}[launch-grid-truncation]
 // COLD-DAG: hot-path.cu:36:22: note: 100 threads per block{{.*}}[launch-block-size]
 // COLD-DAG: hot-path.cu:37:5: note: cudaDeviceSynchronize runs on every iteration{{.*}}[sync-in-loop]
@@ -180,9 +180,9 @@ void tableSweep(const int *sizes, int count) {
 // COLD-DAG: note: off the hot path: before the timed region (lines 100-103): set-up or warm-up
 // COLD-DAG: hot-path.cu:124:5: note: 'timedRun' calls cudaMemcpy{{.*}}[transfer-in-loop]
 // COLD-DAG: note: off the hot path: repeats 'timedRun', which times one run itself (lines 114-117): each iteration is a whole timed run
-// COLD-DAG: hot-path.cu:133:5: note: cudaMalloc allocates on every iteration{{.*}}[transfer-in-loop]
-// COLD-DAG: hot-path.cu:135:5: note: cudaFree frees memory on every iteration{{.*}}[transfer-in-loop]
-// COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 129)
+// COLD-DAG: hot-path.cu:144:5: note: cudaMalloc allocates on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: hot-path.cu:146:5: note: cudaFree frees memory on every iteration{{.*}}[transfer-in-loop]
+// COLD-DAG: note: off the hot path: in a loop over problem sizes or launch configurations (line 140)
 // COLD-NOT: warning:
 // COLD: 19 findings in 1 file.
 //
