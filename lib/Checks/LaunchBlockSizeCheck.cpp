@@ -170,12 +170,14 @@ static std::string shape(const Dim3Value &D) {
   return S;
 }
 
-/// Row pieces narrower than this waste sectors: a piece of at least two
-/// sectors touches one more when it does not start on a sector boundary (a
-/// stencil's x - 1), 3 for 2, like a full 128-byte row's 5 for 4; a piece of
-/// one sector then touches two. On the H200, blur3x3 (examples/
-/// launch-block-size.cu) took 36% longer with (8, 32) blocks, 32-byte pieces,
-/// and 5% with (16, 16), 64-byte pieces, than with (32, 8) (docs/cost-model.md).
+/// Row pieces narrower than this waste sectors. It follows from the sector
+/// size: a piece that does not start on a 32-byte boundary (a stencil's
+/// x - 1) touches one sector more than it needs, which doubles the sectors of
+/// a one-sector piece and adds half to a two-sector one, about what a full
+/// 128-byte row pays (5 for 4). One measurement agrees (H200, blur3x3 of
+/// examples/launch-block-size.cu: 36% slower with (8, 32) blocks, 32-byte
+/// pieces, and 5% with (16, 16), 64-byte pieces, than with (32, 8);
+/// docs/cost-model.md); it was not fitted to it.
 constexpr int64_t MinRowPieceBytes = 64;
 
 /// The global access that a narrow blockDim.x makes waste sectors: one whose
