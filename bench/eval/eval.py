@@ -281,17 +281,17 @@ def carry(args):
     with open(args.sheet_in) as f:
         header = f.readline()
         rows = [dict(zip(header.rstrip("\n").split("\t"), l.rstrip("\n").split("\t"))) for l in f]
-    judged_at = {(r["check"], r["location"]) for r in rows}
+    kept = 0
     with open(os.path.join(args.out, args.sheet + ".tsv"), "w") as out:
         out.write(header)
         for r in rows:
             if (r["check"], r["location"]) in present:
                 out.write("\t".join(r.get(k, "") for k in header.rstrip("\n").split("\t")) + "\n")
+                kept += 1
             else:
                 print(f"removed: {r['verdict'] or '?':3} {r['check']} {r['location']}")
     counts = collections.Counter(f["check"] for f in shown)
     json.dump(dict(sorted(counts.items())), open(os.path.join(args.out, args.sheet + ".counts.json"), "w"), indent=1)
-    sheet_checks = {r["check"] for r in rows}
     # Findings at places the judged run did not report: the sheet says nothing about them.
     before = args.before_findings
     if before:
@@ -299,7 +299,7 @@ def carry(args):
         for f in shown:
             if finding_key(f, args.out) not in old:
                 print(f"new (not judged): {f['check']} {finding_key(f, args.out)[1]}")
-    print(f"kept {sum(1 for r in rows if (r['check'], r['location']) in present)} of {len(rows)} judged rows; "
+    print(f"kept {kept} of {len(rows)} judged rows; "
           f"{args.out}/{args.sheet}.tsv")
 
 
