@@ -409,8 +409,10 @@ Error NativeReader::readRecord(StringRef Type, const json::Object &O, size_t Lin
     P.Modules.push_back(std::move(M));
   } else if (Type == "overhead") {
     uint64_t Start = F.u64("start"), End = F.u64("end");
-    if (End > Start)
+    if (End > Start) {
       Proc.OverheadNs += End - Start;
+      Proc.Overheads.push_back({Start, End});
+    }
   } else if (Type == "error") {
     // The first failure of each (API, error) pair; end.first_error says which
     // one was the very first.

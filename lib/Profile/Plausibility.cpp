@@ -91,6 +91,12 @@ void dropImpossibleRecords(Profile &P) {
   llvm::erase_if(P.Memsets, [&](const Memset &M) { return Impossible(M, M.Bytes <= MaxBytes); });
   llvm::erase_if(P.Syncs, [&](const Sync &S) { return Impossible(S, true); });
   llvm::erase_if(P.ApiCalls, [&](const ApiCall &A) { return Impossible(A, true); });
+  for (size_t I = 0; I < P.Processes.size(); ++I)
+    llvm::erase_if(P.Processes[I].Overheads, [&](const std::pair<uint64_t, uint64_t> &O) {
+      bool Bad = !plausibleInterval(O.first, O.second) || !Windows[I].contains(O.first, O.second);
+      Dropped[I] += Bad;
+      return Bad;
+    });
 
   for (size_t I = 0; I < P.Processes.size(); ++I) {
     Process &Proc = P.Processes[I];

@@ -182,9 +182,16 @@ private:
     });
     return Out;
   }
-  /// Host intervals of the calls that make the host wait for the GPU.
+  /// Host intervals that are not the program's own work between launches:
+  /// the calls that make the host wait for the GPU, and the CUPTI overhead
+  /// records (the profiler's buffers and instrumentation, the driver's lazy
+  /// loading of modules on first use), which a run without the profiler, or
+  /// past its warm-up, does not pay.
   IntervalSet waitingCalls(profile::ProcessIndex Proc) const {
     std::vector<Interval> V;
+    if (Proc < P.Processes.size())
+      for (auto [Start, End] : P.Processes[Proc].Overheads)
+        V.push_back({Start, End});
     for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
       const profile::ApiCall &A = P.ApiCalls[I];
       llvm::StringRef F = apiFamily(A.Name);

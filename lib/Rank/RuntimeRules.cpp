@@ -378,7 +378,34 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
     IntervalSet Waiting = waitingCalls(Proc);
     std::vector<std::pair<uint64_t, WorkRef>> Starts = workByStart(Proc, Dev);
-    uint64_t Idle = 0, Count = 0, Longest = 0, Saving = 0;
+    // The first run of a piece of work from one call stack pays the costs
+    // that happen once (a library's handle and workspace, lazy module
+    // loading, a kernel chosen by autotuning, a framework's first dispatch):
+    // the gap before it is warm-up, not the rhythm of a loop, and no change
+    // to the loop removes it.
+    // Call stacks compare by their frames: a trace may give every call a
+    // stack record of its own.
+    std::vector<bool> FirstRun(Starts.size());
+    {
+      std::set<std::string> Seen;
+      for (size_t I = 0; I < Starts.size(); ++I) {
+        WorkRef W = Starts[I].second;
+        std::string Key = std::to_string(static_cast<int>(W.Kind)) + ' ';
+        if (W.Kind == WorkKind::Kernel)
+          Key += P.Kernels[W.Index].Name;
+        else if (W.Kind == WorkKind::Copy)
+          Key += copyKindName(P.Copies[W.Index].Kind);
+        if (const profile::Stack *S = Index.stackOf(W)) {
+          for (uint64_t A : S->Frames)
+            Key += ' ' + std::to_string(A);
+          if (S->Frames.empty())
+            for (const profile::StackFrame &F : S->Symbols)
+              Key += formatv(" {0}:{1}:{2}", F.Loc.File, F.Loc.Line, F.Function).str();
+        }
+        FirstRun[I] = Seen.insert(std::move(Key)).second;
+      }
+    }
+    uint64_t Idle = 0, Count = 0, Longest = 0, Saving = 0, WarmUp = 0, WarmUpSpan = 0;
     uint64_t Active = activeSpan(Id, Busy), Phases = Span.length() - Active;
     // The host's work in each gap, by the call site of the work that ended
     // it: where the host was when the GPU got work again.
@@ -401,6 +428,12 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
       uint64_t HostWork = Waiting.uncovered(G);
       if (G.length() < MinGap || HostWork < MinGap || G.length() >= phaseGapNs(Id))
         continue;
+      if (Next != Starts.end() && FirstRun[Next - Starts.begin()]) {
+        WarmUp += HostWork;
+        WarmUpSpan += G.length();
+        PrevEnd = G.End;
+        continue;
+      }
       Idle += HostWork;
       Longest = std::max(Longest, HostWork);
       ++Count;
@@ -415,7 +448,9 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
           E.second = S;
         }
     }
-    if (Count < MinGaps || static_cast<double>(Idle) < MinShare * static_cast<double>(Active))
+    // The share is of the stretch past the warm-up gaps.
+    if (Count < MinGaps ||
+        static_cast<double>(Idle) < MinShare * static_cast<double>(Active - WarmUpSpan))
       continue;
     const SourceLocation *Top = nullptr;
     uint64_t TopIdle = 0;
@@ -424,6 +459,15 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
         TopIdle = E.first;
         Top = E.second;
       }
+    std::string Less;
+    if (Phases)
+      Less = formatv(", less {0} of idle phases of at least {1} (start-up, loading, evaluation)",
+                     formatDuration(Phases), formatDuration(phaseGapNs(Id)))
+                 .str();
+    if (WarmUpSpan)
+      Less += formatv("{0} {1} of warm-up gaps (before the first run of each kernel or copy)",
+                      Phases ? " and" : ", less", formatDuration(WarmUpSpan))
+                  .str();
     std::string Gpu = GpusOf[Proc] > 1 ? formatv("GPU {0}", Dev).str() : std::string("the GPU");
     std::string Msg =
         formatv("{5} waited for the CPU {0} times, {1} in all ({2}% of the {3} between its "
@@ -432,13 +476,9 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                 "loading, more work per launch, CUDA Graphs)",
                 Count, formatDuration(Idle),
                 static_cast<int>(std::lround(100.0 * static_cast<double>(Idle) /
-                                             static_cast<double>(Active))),
-                formatDuration(Active), formatDuration(Longest), Gpu,
-                Phases ? formatv(", less {0} of idle phases of at least {1} (start-up, "
-                                 "loading, evaluation)",
-                                 formatDuration(Phases), formatDuration(phaseGapNs(Id)))
-                             .str()
-                       : std::string(),
+                                             static_cast<double>(Active - WarmUpSpan))),
+                formatDuration(Active - WarmUpSpan), formatDuration(Longest), Gpu,
+                Less,
                 Top ? formatv("; {0} of it before the GPU work queued from there", formatDuration(TopIdle))
                           .str()
                     : std::string());
@@ -449,6 +489,11 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                 "only an upper bound",
                 formatDuration(MinGap), formatDuration(Idle))
             .str();
+    if (WarmUp)
+      How += formatv("; the gaps before the first run of each kernel or copy from its call "
+                     "stack are warm-up (the host's {0} there) and left out",
+                     formatDuration(WarmUp))
+                 .str();
     Cost C = Model.make(Count, Idle, Saving, std::move(How), CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), Top, std::move(C));
     R.Processes.insert(Proc);

@@ -239,6 +239,10 @@ struct Process {
   int Signal = 0;            ///< Non-zero when the program died by a signal.
   uint64_t DroppedRecords = 0;
   uint64_t OverheadNs = 0;   ///< CUPTI overhead records, summed.
+  /// The CUPTI overhead records' host intervals (start, end): the profiler's
+  /// own work (activity buffers, instrumentation) and the driver's one-time
+  /// work (lazy module and function loading), not the program's.
+  std::vector<std::pair<uint64_t, uint64_t>> Overheads;
   // CUDA errors seen in API return codes.
   uint64_t FailedCalls = 0;
   std::string FirstErrorApi;
