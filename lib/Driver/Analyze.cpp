@@ -109,6 +109,28 @@ Expected<std::vector<std::string>> sourcesToAnalyze(const AnalyzeOptions &Opts) 
   return Chosen;
 }
 
+/// --shard I/N: the files of shard I, deterministically: the files (made
+/// absolute, without duplicates) in sorted order, every N-th one starting at
+/// the I-th. Every shard of one list gets the same order, so the N shards
+/// split it without overlap and each holds a balanced share (sizes differ by
+/// at most one file) of every directory.
+std::vector<std::string> selectShard(const std::vector<std::string> &Files, const Shard &S) {
+  std::vector<std::string> All;
+  All.reserve(Files.size());
+  for (const std::string &F : Files) {
+    SmallString<256> Abs(F);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    All.push_back(Abs.str().str());
+  }
+  llvm::sort(All);
+  All.erase(std::unique(All.begin(), All.end()), All.end());
+  std::vector<std::string> Mine;
+  for (size_t I = S.Index - 1; I < All.size(); I += S.Count)
+    Mine.push_back(std::move(All[I]));
+  return Mine;
+}
+
 } // namespace
 
 std::string findResourceDir(const char *Argv0) {
@@ -169,6 +191,24 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     error(toString(Listed.takeError()));
     return ExitInputError;
   }
+  bool Informational = Opts.ListChecks || Opts.DumpConfig || !Opts.Explain.empty();
+  std::optional<Shard> ShardSpec;
+  if (!Opts.Shard.empty() && !Informational) {
+    ShardSpec.emplace();
+    if (std::optional<std::string> Why = parseShard(Opts.Shard, *ShardSpec)) {
+      error("--shard " + *Why);
+      return ExitInputError;
+    }
+    if (Listed->empty()) {
+      error("--shard needs files to split: -p BUILD_DIR with no files (every entry of the "
+            "database) or a list of files");
+      return ExitInputError;
+    }
+    *Listed = selectShard(*Listed, *ShardSpec);
+    if (Opts.Verbose)
+      note("shard " + Twine(ShardSpec->Index) + "/" + Twine(ShardSpec->Count) + ": " +
+           Twine(Listed->size()) + (Listed->size() == 1 ? " file" : " files"));
+  }
   const std::vector<std::string> &Sources = *Listed;
 
   // Configuration: defaults, the .cuda-advisor.yaml files of each source's
@@ -219,7 +259,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     return ExitClean;
   }
 
-  if (Sources.empty() && Opts.Profiles.empty()) {
+  // A shard may be empty (more shards than files): its report is empty too.
+  if (Sources.empty() && Opts.Profiles.empty() && !ShardSpec) {
     error("no input files (usage: cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]; "
           "see --help)");
     return ExitInputError;

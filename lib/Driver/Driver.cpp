@@ -134,6 +134,11 @@ int main(int Argc, char **Argv) {
   App.add_option("--file-filter", A.FileFilter,
                  "with -p and no files (every entry of the database is analyzed, as "
                  "run-clang-tidy does): only the files whose path matches this regex");
+  App.add_option("--shard", A.Shard,
+                 "I/N: analyze only the I-th of N shards (1/4 to 4/4) of the files: every "
+                 "N-th file of the sorted list (the database's entries with -p and no "
+                 "files); join the shards' reports with 'cuda-advisor merge'")
+      ->check(shardSpec());
   App.add_option("--line-filter", A.LineFilter,
                  "report only these lines, clang-tidy's JSON: "
                  "'[{\"name\":\"a.cu\",\"lines\":[[1,3],[5,5]]}]'");

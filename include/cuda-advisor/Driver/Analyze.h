@@ -21,6 +21,7 @@ struct AnalyzeOptions {
   std::string ConfigFile;                 ///< --config: inline YAML (or, as before, a path).
   std::string ConfigFilePath;             ///< --config-file.
   std::string FileFilter;                 ///< --file-filter: whole-database mode's regex.
+  std::string Shard;                      ///< --shard I/N; empty: every file.
   bool DumpConfig = false;
   bool ListChecks = false;
   std::string Explain;
