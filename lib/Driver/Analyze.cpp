@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Driver/Analyze.h"
+#include "Merge.h"
 #include "OptionChecks.h"
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Core/FileIO.h"
@@ -58,7 +59,7 @@ std::optional<std::string> outputClobbersInput(const AnalyzeOptions &Opts) {
     StringRef Flag = Out == &Opts.Output ? "-o" : "--export-fixes";
     auto Clobbers = [&](const std::string &In) { return sameFile(*Out, In); };
     if (llvm::any_of(Opts.Sources, Clobbers) || llvm::any_of(Opts.Profiles, Clobbers) ||
-        Clobbers(Opts.ConfigFile))
+        llvm::any_of(Opts.MergeInputs, Clobbers) || Clobbers(Opts.ConfigFile))
       return *Out + ": " + Flag.str() + " names one of the inputs; refusing to overwrite it";
     if (Out == &Opts.Output && Clobbers(Opts.ExportFixes))
       return *Out + ": -o and --export-fixes name the same file";
@@ -158,7 +159,10 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPri
         continue;
       }
       F.Level = Severity::Note;
-      F.Notes.push_back({SourceLocation(), "off the hot path: " + F.PriorityReason});
+      // Once: a merged report's finding may have been shown as cold already.
+      std::string Why = "off the hot path: " + F.PriorityReason;
+      if (F.Notes.empty() || F.Notes.back().Message != Why)
+        F.Notes.push_back({SourceLocation(), std::move(Why)});
     }
     Kept.push_back(std::move(F));
   }
@@ -172,6 +176,7 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPri
 
 namespace {
 int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0);
+
 } // namespace
 
 int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
@@ -260,7 +265,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   }
 
   // A shard may be empty (more shards than files): its report is empty too.
-  if (Sources.empty() && Opts.Profiles.empty() && !ShardSpec) {
+  if (Sources.empty() && Opts.Profiles.empty() && !ShardSpec && !Opts.Merge) {
     error("no input files (usage: cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]; "
           "see --help)");
     return ExitInputError;
@@ -290,6 +295,15 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   std::optional<report::OutputFormat> Format = report::parseOutputFormat(Opts.Format);
   if (!Format) {
     error("unknown --format '" + Opts.Format + "'");
+    return ExitInputError;
+  }
+  // A shard's JSON report is the material of `merge`, which ranks, hides
+  // what is off the hot path and filters the joined findings: it holds every
+  // finding as the checks made it.
+  bool ForMerge = ShardSpec && *Format == report::OutputFormat::Json;
+  if (ForMerge && !Opts.Profiles.empty()) {
+    error("--shard with --format=json writes a shard's report for 'cuda-advisor merge', which "
+          "ranks the joined findings: give --profile to merge");
     return ExitInputError;
   }
   rank::RankOptions RankOpts;
@@ -336,7 +350,29 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   Report.DocsBaseUri = Opts.DocsUrl;
   Report.InformationUri = Opts.DocsUrl;
   Report.MarkdownTop = Opts.MarkdownTop;
+  if (ForMerge)
+    Report.Shard.emplace(ShardSpec->Index, ShardSpec->Count);
   std::vector<Finding> Findings;
+  size_t MergedSources = 0;
+
+  // The shards' reports.
+  if (Opts.Merge) {
+    auto Merged = readReportsToMerge(Opts.MergeInputs);
+    if (!Merged) {
+      handleAllErrors(Merged.takeError(), [](const ErrorInfoBase &E) { error(E.message()); });
+      return ExitInputError;
+    }
+    Findings = std::move(Merged->Findings);
+    Report.Sources = std::move(Merged->Sources);
+    MergedSources = Report.Sources.size();
+    // The shards' input errors are the merged run's: it exits 2 as one run
+    // over all the files would.
+    for (report::InputError &E : Merged->Errors) {
+      (E.Message == "compiler errors" ? WithErrors : Unreadable) += 1;
+      InputErrors = true;
+      Report.Errors.push_back(std::move(E));
+    }
+  }
 
   // The sources.
   if (!Sources.empty()) {
@@ -434,18 +470,21 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     }
   }
 
-  size_t HiddenCold = applyPriorities(Findings, Opts.ShowCold,
-                                      !Report.Summary.has_value() && Opts.Sort == "priority");
-
-  // Code review: only what the change touched (after ranking, which needs
-  // every finding to attribute the profile's records).
-  if (*Review)
-    (*Review)->apply(Findings);
+  size_t HiddenCold = 0;
+  if (!ForMerge) {
+    HiddenCold = applyPriorities(Findings, Opts.ShowCold,
+                                 !Report.Summary.has_value() && Opts.Sort == "priority");
+    // Code review: only what the change touched (after ranking, which needs
+    // every finding to attribute the profile's records).
+    if (*Review)
+      (*Review)->apply(Findings);
+  }
 
   // The report. A run that could read none of its inputs keeps an existing
   // output file as it was; otherwise the report (which records the inputs
   // that failed) replaces it once it is completely written.
-  bool NothingRead = Unreadable == Sources.size() && BadProfiles == Opts.Profiles.size();
+  bool NothingRead = !Opts.Merge && Unreadable == Sources.size() &&
+                     BadProfiles == Opts.Profiles.size();
   std::unique_ptr<OutputFile> File;
   if (!Opts.Output.empty() && Opts.Output != "-" && !(NothingRead && InputErrors)) {
     auto Created = OutputFile::create(Opts.Output, "the report");
@@ -499,7 +538,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     if (F.Level >= Cfg.FailOn)
       ++Failing;
   // No summary when no source could be read at all: the errors say it all.
-  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Sources.size()) {
+  size_t SourceCount = Opts.Merge ? MergedSources : Sources.size();
+  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < SourceCount) {
     SmallVector<std::string, 3> Problems;
     if (WithErrors)
       Problems.push_back(std::to_string(WithErrors) + " with compiler errors");
@@ -509,7 +549,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       Problems.push_back(std::to_string(BadProfiles) +
                          (BadProfiles == 1 ? " profile not read" : " profiles not read"));
     errs() << Findings.size() << (Findings.size() == 1 ? " finding" : " findings") << " in "
-           << Sources.size() << (Sources.size() == 1 ? " file" : " files");
+           << SourceCount << (SourceCount == 1 ? " file" : " files");
     if (!Problems.empty())
       errs() << " (" << join(Problems, ", ") << ")";
     if (HiddenCold)

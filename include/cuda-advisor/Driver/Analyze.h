@@ -47,6 +47,10 @@ struct AnalyzeOptions {
   std::string SourceRoot;                 ///< --source-root: %SRCROOT% of SARIF.
   std::string DocsUrl;                    ///< --docs-url: public base of the check pages.
   unsigned MarkdownTop = 10;              ///< --markdown-top: shown in full, the rest collapsed.
+  /// `cuda-advisor merge REPORTS...`: the findings come from these JSON
+  /// reports (the shards') instead of from analyzing sources.
+  bool Merge = false;
+  std::vector<std::string> MergeInputs;
 };
 
 /// Returns the exit code.
