@@ -8,6 +8,7 @@
 #include "cuda-advisor/Driver/Analyze.h"
 #include "Merge.h"
 #include "OptionChecks.h"
+#include "ResultCache.h"
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Core/FileIO.h"
 #include "cuda-advisor/Driver/ConfigOptions.h"
@@ -21,6 +22,7 @@
 #include "cuda-advisor/Report/Report.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -177,6 +179,51 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPri
 namespace {
 int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0);
 
+/// What identifies this build of the tool for the result cache: its
+/// version, Clang's, and the executable's size and time (a rebuilt tool may
+/// find other things, even with the same version number).
+std::string toolIdentity(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findResourceDir));
+  std::string Id = std::string("cuda-advisor ") + CUDA_ADVISOR_VERSION + "; " +
+                   clang::getClangFullVersion() + "; " + Exe;
+  sys::fs::file_status Status;
+  if (!sys::fs::status(Exe, Status))
+    Id += "; " + std::to_string(Status.getSize()) + " bytes; " +
+          std::to_string(Status.getLastModificationTime().time_since_epoch().count());
+  return Id;
+}
+
+/// The result cache that --cache-dir or CUDA_ADVISOR_CACHE_DIR names, unless
+/// --no-cache. A cache that cannot be used is a warning: the run goes on
+/// without it.
+std::unique_ptr<ResultCache> openResultCache(const AnalyzeOptions &Opts, uint64_t MaxBytes,
+                                             const RunConfigs &Configs,
+                                             const std::string &ResourceDir,
+                                             const char *Argv0) {
+  if (Opts.NoCache)
+    return nullptr;
+  ResultCacheOptions CO;
+  CO.Dir = Opts.CacheDir.empty() ? sys::Process::GetEnv("CUDA_ADVISOR_CACHE_DIR").value_or("")
+                                 : Opts.CacheDir;
+  if (CO.Dir.empty())
+    return nullptr;
+  CO.MaxBytes = MaxBytes;
+  CO.Verbose = Opts.Verbose;
+  CO.ToolIdentity = toolIdentity(Argv0) + "; resources " + ResourceDir;
+  CO.ConfigFor = [&Configs](const std::string &File) {
+    Config C = Configs.forFile(File);
+    C.FailOn = Severity::Warning; // Decides the exit code, not the findings.
+    return dumpConfig(C);
+  };
+  auto Cache = ResultCache::open(std::move(CO));
+  if (!Cache) {
+    WithColor::warning(errs(), "cuda-advisor")
+        << toString(Cache.takeError()) << "; analyzing without the result cache\n";
+    return nullptr;
+  }
+  return std::move(*Cache);
+}
+
 } // namespace
 
 int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
@@ -318,6 +365,16 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     RankOpts.MinSavingShare = Parsed.Share;
   }
 
+  uint64_t CacheBytes = uint64_t(1) << 30;
+  if (!Opts.CacheSize.empty()) {
+    auto Size = parseCacheSize(Opts.CacheSize);
+    if (!Size) {
+      error(toString(Size.takeError()));
+      return ExitInputError;
+    }
+    CacheBytes = *Size;
+  }
+
   profile::SourcePathMap PathMap;
   for (const std::string &Spec : Opts.SourcePrefixMap) {
     auto Mapping = profile::parsePrefixMapping(Spec);
@@ -391,6 +448,9 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       RO.OnFileDone = [&](size_t, size_t Done, const frontend::FileResult &R) {
         errs() << "[" << Done << "/" << Sources.size() << "] " << R.File << "\n";
       };
+    std::unique_ptr<ResultCache> Cache =
+        openResultCache(Opts, CacheBytes, *Configs, ResourceDir, Argv0);
+    RO.Cache = Cache.get();
     frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
                                             bool DevicePass) {
       return checks::makeCheckConsumer(Configs->forFile(R.File), R.Findings, ResourceDir,
@@ -431,6 +491,26 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
         ++WithErrors;
       }
       std::move(R.Findings.begin(), R.Findings.end(), std::back_inserter(Findings));
+    }
+    // After the files' own notes (--verbose says hit or miss for each).
+    if (Cache) {
+      if (Cache->stats().Stored)
+        Cache->trim();
+      ResultCache::Stats S = Cache->stats();
+      if (Opts.CacheStats || Opts.Verbose) {
+        std::string Line = "result cache: " + std::to_string(S.Hits) +
+                           (S.Hits == 1 ? " hit, " : " hits, ") + std::to_string(S.Misses) +
+                           (S.Misses == 1 ? " miss, " : " misses, ") +
+                           std::to_string(S.Stored) + " stored";
+        if (S.StoreFailures)
+          Line += ", " + std::to_string(S.StoreFailures) + " not stored";
+        if (S.Evicted)
+          Line += ", " + std::to_string(S.Evicted) + " evicted";
+        note(Line);
+      }
+    } else if (Opts.CacheStats) {
+      note(Opts.NoCache ? "result cache: not used (--no-cache)"
+                        : "result cache: not used (no --cache-dir or CUDA_ADVISOR_CACHE_DIR)");
     }
   }
   sortAndUniqueFindings(Findings);

@@ -150,6 +150,17 @@ int main(int Argc, char **Argv) {
                  "N-th file of the sorted list (the database's entries with -p and no "
                  "files); join the shards' reports with 'cuda-advisor merge'")
       ->check(shardSpec());
+  App.add_option("--cache-dir", A.CacheDir,
+                 "keep each file's findings in DIR and reuse them while the file, every "
+                 "header it includes, its compile command, the configuration and the tool "
+                 "are unchanged (default: $CUDA_ADVISOR_CACHE_DIR; none: no cache)");
+  App.add_flag("--no-cache", A.NoCache, "neither read nor write the result cache");
+  App.add_option("--cache-size", A.CacheSize,
+                 "the result cache's size limit (e.g. 500M, 2G; default 1G): past it the "
+                 "least recently used entries are removed");
+  App.add_flag("--cache-stats", A.CacheStats,
+               "print how many files the result cache answered (hits) and how many were "
+               "parsed (misses)");
   App.add_option("--line-filter", A.LineFilter,
                  "report only these lines, clang-tidy's JSON: "
                  "'[{\"name\":\"a.cu\",\"lines\":[[1,3],[5,5]]}]'");
@@ -220,7 +231,7 @@ int main(int Argc, char **Argv) {
     for (const char *Name :
          {"files", "--build-path", "--shard", "--extra-arg", "--extra-arg-before", "--file-filter",
           "--cuda-path", "--device-pass", "--header-filter", "--jobs", "--list-checks",
-          "--explain", "--dump-config"}) {
+          "--explain", "--dump-config", "--cache-dir", "--cache-size", "--cache-stats"}) {
       if (!App.count(Name))
         continue;
       std::string What = Name == std::string("files") ? "source files" : Name;

@@ -22,6 +22,10 @@ struct AnalyzeOptions {
   std::string ConfigFilePath;             ///< --config-file.
   std::string FileFilter;                 ///< --file-filter: whole-database mode's regex.
   std::string Shard;                      ///< --shard I/N; empty: every file.
+  std::string CacheDir;                   ///< --cache-dir; empty: CUDA_ADVISOR_CACHE_DIR.
+  bool NoCache = false;                   ///< --no-cache.
+  std::string CacheSize;                  ///< --cache-size, e.g. "1G" (the default).
+  bool CacheStats = false;                ///< --cache-stats.
   bool DumpConfig = false;
   bool ListChecks = false;
   std::string Explain;
