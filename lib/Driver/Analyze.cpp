@@ -26,6 +26,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
@@ -180,16 +181,22 @@ namespace {
 int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0);
 
 /// What identifies this build of the tool for the result cache: its
-/// version, Clang's, and the executable's size and time (a rebuilt tool may
-/// find other things, even with the same version number).
+/// version, Clang's, and the digest of the executable (a rebuilt tool may
+/// find other things with the same version number; the same build copied
+/// or rebuilt identically, as in CI, keeps its entries). Hashing the 9 MB
+/// executable takes a few milliseconds, once per run.
 std::string toolIdentity(const char *Argv0) {
   std::string Exe = sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findResourceDir));
   std::string Id = std::string("cuda-advisor ") + CUDA_ADVISOR_VERSION + "; " +
-                   clang::getClangFullVersion() + "; " + Exe;
+                   clang::getClangFullVersion() + "; ";
+  auto Binary = MemoryBuffer::getFile(Exe, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (Binary)
+    return Id + contentHash((*Binary)->getBuffer());
+  // Unreadable (unusual): its path and time at least change with a rebuild.
   sys::fs::file_status Status;
+  Id += Exe;
   if (!sys::fs::status(Exe, Status))
-    Id += "; " + std::to_string(Status.getSize()) + " bytes; " +
-          std::to_string(Status.getLastModificationTime().time_since_epoch().count());
+    Id += "; " + std::to_string(Status.getLastModificationTime().time_since_epoch().count());
   return Id;
 }
 
