@@ -3,9 +3,9 @@
 # (examples/**/*.cu, through a compile_commands.json with the nvcc commands
 # CMake writes) with no cache, with a cold cache (empty directory) and a warm
 # one (nothing changed), and after one file changed. Each configuration runs
-# REPS times, interleaved; the script prints the medians side by side, the
-# warm/cold ratio (issue 16's goal: under 5%), and whether the reports of all
-# runs are identical (they must be).
+# REPS times, interleaved; the script prints the medians of wall and of CPU
+# (user + system) time side by side, the warm/cold ratio (issue 16's goal:
+# under 5%), and whether the reports of all runs are identical (they must be).
 #
 # Usage: bench/cache.sh [-n REPS] [-j JOBS] [-b BUILD_DIR]
 #   REPS defaults to 3, JOBS (cuda-advisor -j) to 1.
@@ -44,41 +44,44 @@ NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 } > "$TMP/compile_commands.json"
 FILES=$(find "$TMP/src" -name '*.cu' | wc -l)
 
-# Seconds (wall) of one run; its report goes to $TMP/out.<name>.
+# One run: appends its wall and CPU (user + system) seconds to $TMP/t.<name>
+# and $TMP/c.<name>; its report goes to $TMP/out.<name>. CPU time is less
+# disturbed than wall time when other work shares the machine.
 run() {
   local Name=$1
   shift
-  local Start End
-  Start=$(date +%s.%N)
-  "$ADVISOR" -p "$TMP" -j "$JOBS" -q --fail-on=error --format=json -o "$TMP/out.$Name" "$@" \
+  /usr/bin/time -f "%e %U %S" -o "$TMP/time" \
+    "$ADVISOR" -p "$TMP" -j "$JOBS" -q --fail-on=error --format=json -o "$TMP/out.$Name" "$@" \
     2> "$TMP/err.$Name" || { echo "cache: the $Name run failed:" >&2; cat "$TMP/err.$Name" >&2; exit 2; }
-  End=$(date +%s.%N)
-  echo "$Start $End" | awk '{ printf "%.3f\n", $2 - $1 }'
+  awk '{ printf "%.3f\n", $1 }' "$TMP/time" >> "$TMP/t.$Name"
+  awk '{ printf "%.3f\n", $2 + $3 }' "$TMP/time" >> "$TMP/c.$Name"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 ONE=$(find "$TMP/src" -name '*.cu' | sort | head -1)
 for ((I = 1; I <= REPS; I++)); do
   rm -rf "$TMP/cache"
-  run nocache --no-cache >> "$TMP/t.nocache"
-  run cold --cache-dir "$TMP/cache" >> "$TMP/t.cold"
-  run warm --cache-dir "$TMP/cache" >> "$TMP/t.warm"
+  run nocache --no-cache
+  run cold --cache-dir "$TMP/cache"
+  run warm --cache-dir "$TMP/cache"
   echo "// changed $I" >> "$ONE"
-  run onechanged --cache-dir "$TMP/cache" >> "$TMP/t.onechanged"
+  run onechanged --cache-dir "$TMP/cache"
   for N in cold warm onechanged; do
     cmp -s "$TMP/out.nocache" "$TMP/out.$N" || { echo "cache: the $N report differs from the one without cache" >&2; exit 1; }
   done
 done
 
-NOCACHE=$(median < "$TMP/t.nocache")
-COLD=$(median < "$TMP/t.cold")
-WARM=$(median < "$TMP/t.warm")
-ONECHANGED=$(median < "$TMP/t.onechanged")
 ENTRIES=$(find "$TMP/cache" -name '*.json' | wc -l)
 SIZE=$(du -sk "$TMP/cache" | cut -f1)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 echo "cuda-advisor over $FILES example files (-j $JOBS), median of $REPS runs each, seconds:"
-printf '  %-10s %-10s %-10s %-12s %-10s %-10s\n' "no cache" "cold" "warm" "1 changed" "warm/cold" "cold/none"
-printf '  %-10s %-10s %-10s %-12s %-10s %-10s\n' "$NOCACHE" "$COLD" "$WARM" "$ONECHANGED" \
-  "$(awk -v a="$WARM" -v b="$COLD" 'BEGIN { printf "%.3f", a / b }')" \
-  "$(awk -v a="$COLD" -v b="$NOCACHE" 'BEGIN { printf "%.3f", a / b }')"
+printf '  %-6s %-10s %-10s %-10s %-12s %-10s %-10s\n' "" "no cache" "cold" "warm" "1 changed" "warm/cold" "cold/none"
+for KIND in t c; do
+  NOCACHE=$(median < "$TMP/$KIND.nocache")
+  COLD=$(median < "$TMP/$KIND.cold")
+  WARM=$(median < "$TMP/$KIND.warm")
+  ONECHANGED=$(median < "$TMP/$KIND.onechanged")
+  printf '  %-6s %-10s %-10s %-10s %-12s %-10s %-10s\n' "$([ $KIND = t ] && echo wall || echo CPU)" \
+    "$NOCACHE" "$COLD" "$WARM" "$ONECHANGED" "$(ratio "$WARM" "$COLD")" "$(ratio "$COLD" "$NOCACHE")"
+done
 echo "  reports identical with and without the cache: yes; cache: $ENTRIES entries, $SIZE KiB"
