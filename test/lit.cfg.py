@@ -71,5 +71,6 @@ if getattr(config, "sanitize", ""):
 
 config.environment["LC_ALL"] = "C"
 # Tests must not pick up the developer's CUDA through the environment.
-for var in ("CUDA_PATH", "CUDA_HOME", "CUDA_INJECTION64_PATH"):
+# Nor a result cache: a test that uses one names its own directory.
+for var in ("CUDA_PATH", "CUDA_HOME", "CUDA_INJECTION64_PATH", "CUDA_ADVISOR_CACHE_DIR"):
     config.environment.pop(var, None)

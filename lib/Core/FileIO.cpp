@@ -2,9 +2,11 @@
 #include "cuda-advisor/Core/FileIO.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -242,6 +244,12 @@ Error AtomicReplace::commitAll() {
 AtomicReplace::~AtomicReplace() {
   for (Pending &P : Files)
     consumeError(P.Temp.discard());
+}
+
+std::string contentHash(StringRef Bytes) {
+  XXH128_hash_t H = xxh3_128bits(arrayRefFromStringRef(Bytes));
+  return utohexstr(H.high64, /*LowerCase=*/true, /*Width=*/16) +
+         utohexstr(H.low64, /*LowerCase=*/true, /*Width=*/16);
 }
 
 } // namespace cuda_advisor

@@ -6,7 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Driver/Analyze.h"
+#include "Merge.h"
 #include "OptionChecks.h"
+#include "ResultCache.h"
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Core/FileIO.h"
 #include "cuda-advisor/Driver/ConfigOptions.h"
@@ -20,9 +22,11 @@
 #include "cuda-advisor/Report/Report.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
@@ -58,7 +62,7 @@ std::optional<std::string> outputClobbersInput(const AnalyzeOptions &Opts) {
     StringRef Flag = Out == &Opts.Output ? "-o" : "--export-fixes";
     auto Clobbers = [&](const std::string &In) { return sameFile(*Out, In); };
     if (llvm::any_of(Opts.Sources, Clobbers) || llvm::any_of(Opts.Profiles, Clobbers) ||
-        Clobbers(Opts.ConfigFile))
+        llvm::any_of(Opts.MergeInputs, Clobbers) || Clobbers(Opts.ConfigFile))
       return *Out + ": " + Flag.str() + " names one of the inputs; refusing to overwrite it";
     if (Out == &Opts.Output && Clobbers(Opts.ExportFixes))
       return *Out + ": -o and --export-fixes name the same file";
@@ -109,6 +113,28 @@ Expected<std::vector<std::string>> sourcesToAnalyze(const AnalyzeOptions &Opts) 
   return Chosen;
 }
 
+/// --shard I/N: the files of shard I, deterministically: the files (made
+/// absolute, without duplicates) in sorted order, every N-th one starting at
+/// the I-th. Every shard of one list gets the same order, so the N shards
+/// split it without overlap and each holds a balanced share (sizes differ by
+/// at most one file) of every directory.
+std::vector<std::string> selectShard(const std::vector<std::string> &Files, const Shard &S) {
+  std::vector<std::string> All;
+  All.reserve(Files.size());
+  for (const std::string &F : Files) {
+    SmallString<256> Abs(F);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    All.push_back(Abs.str().str());
+  }
+  llvm::sort(All);
+  All.erase(std::unique(All.begin(), All.end()), All.end());
+  std::vector<std::string> Mine;
+  for (size_t I = S.Index - 1; I < All.size(); I += S.Count)
+    Mine.push_back(std::move(All[I]));
+  return Mine;
+}
+
 } // namespace
 
 std::string findResourceDir(const char *Argv0) {
@@ -136,7 +162,10 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPri
         continue;
       }
       F.Level = Severity::Note;
-      F.Notes.push_back({SourceLocation(), "off the hot path: " + F.PriorityReason});
+      // Once: a merged report's finding may have been shown as cold already.
+      std::string Why = "off the hot path: " + F.PriorityReason;
+      if (F.Notes.empty() || F.Notes.back().Message != Why)
+        F.Notes.push_back({SourceLocation(), std::move(Why)});
     }
     Kept.push_back(std::move(F));
   }
@@ -150,6 +179,58 @@ size_t applyPriorities(std::vector<Finding> &Findings, bool ShowCold, bool ByPri
 
 namespace {
 int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0);
+
+/// What identifies this build of the tool for the result cache: its
+/// version, Clang's, and the digest of the executable (a rebuilt tool may
+/// find other things with the same version number; the same build copied
+/// or rebuilt identically, as in CI, keeps its entries). Hashing the 9 MB
+/// executable takes a few milliseconds, once per run.
+std::string toolIdentity(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findResourceDir));
+  std::string Id = std::string("cuda-advisor ") + CUDA_ADVISOR_VERSION + "; " +
+                   clang::getClangFullVersion() + "; ";
+  auto Binary = MemoryBuffer::getFile(Exe, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (Binary)
+    return Id + contentHash((*Binary)->getBuffer());
+  // Unreadable (unusual): its path and time at least change with a rebuild.
+  sys::fs::file_status Status;
+  Id += Exe;
+  if (!sys::fs::status(Exe, Status))
+    Id += "; " + std::to_string(Status.getLastModificationTime().time_since_epoch().count());
+  return Id;
+}
+
+/// The result cache that --cache-dir or CUDA_ADVISOR_CACHE_DIR names, unless
+/// --no-cache. A cache that cannot be used is a warning: the run goes on
+/// without it.
+std::unique_ptr<ResultCache> openResultCache(const AnalyzeOptions &Opts, uint64_t MaxBytes,
+                                             const RunConfigs &Configs,
+                                             const std::string &ResourceDir,
+                                             const char *Argv0) {
+  if (Opts.NoCache)
+    return nullptr;
+  ResultCacheOptions CO;
+  CO.Dir = Opts.CacheDir.empty() ? sys::Process::GetEnv("CUDA_ADVISOR_CACHE_DIR").value_or("")
+                                 : Opts.CacheDir;
+  if (CO.Dir.empty())
+    return nullptr;
+  CO.MaxBytes = MaxBytes;
+  CO.Verbose = Opts.Verbose;
+  CO.ToolIdentity = toolIdentity(Argv0) + "; resources " + ResourceDir;
+  CO.ConfigFor = [&Configs](const std::string &File) {
+    Config C = Configs.forFile(File);
+    C.FailOn = Severity::Warning; // Decides the exit code, not the findings.
+    return dumpConfig(C);
+  };
+  auto Cache = ResultCache::open(std::move(CO));
+  if (!Cache) {
+    WithColor::warning(errs(), "cuda-advisor")
+        << toString(Cache.takeError()) << "; analyzing without the result cache\n";
+    return nullptr;
+  }
+  return std::move(*Cache);
+}
+
 } // namespace
 
 int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
@@ -168,6 +249,24 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   if (!Listed) {
     error(toString(Listed.takeError()));
     return ExitInputError;
+  }
+  bool Informational = Opts.ListChecks || Opts.DumpConfig || !Opts.Explain.empty();
+  std::optional<Shard> ShardSpec;
+  if (!Opts.Shard.empty() && !Informational) {
+    ShardSpec.emplace();
+    if (std::optional<std::string> Why = parseShard(Opts.Shard, *ShardSpec)) {
+      error("--shard " + *Why);
+      return ExitInputError;
+    }
+    if (Listed->empty()) {
+      error("--shard needs files to split: -p BUILD_DIR with no files (every entry of the "
+            "database) or a list of files");
+      return ExitInputError;
+    }
+    *Listed = selectShard(*Listed, *ShardSpec);
+    if (Opts.Verbose)
+      note("shard " + Twine(ShardSpec->Index) + "/" + Twine(ShardSpec->Count) + ": " +
+           Twine(Listed->size()) + (Listed->size() == 1 ? " file" : " files"));
   }
   const std::vector<std::string> &Sources = *Listed;
 
@@ -219,7 +318,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     return ExitClean;
   }
 
-  if (Sources.empty() && Opts.Profiles.empty()) {
+  // A shard may be empty (more shards than files): its report is empty too.
+  if (Sources.empty() && Opts.Profiles.empty() && !ShardSpec && !Opts.Merge) {
     error("no input files (usage: cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]; "
           "see --help)");
     return ExitInputError;
@@ -251,6 +351,15 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     error("unknown --format '" + Opts.Format + "'");
     return ExitInputError;
   }
+  // A shard's JSON report is the material of `merge`, which ranks, hides
+  // what is off the hot path and filters the joined findings: it holds every
+  // finding as the checks made it.
+  bool ForMerge = ShardSpec && *Format == report::OutputFormat::Json;
+  if (ForMerge && !Opts.Profiles.empty()) {
+    error("--shard with --format=json writes a shard's report for 'cuda-advisor merge', which "
+          "ranks the joined findings: give --profile to merge");
+    return ExitInputError;
+  }
   rank::RankOptions RankOpts;
   RankOpts.Top = Opts.Top;
   if (!Opts.MinSaving.empty()) {
@@ -261,6 +370,16 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     }
     RankOpts.MinSavingNs = Parsed.Ns;
     RankOpts.MinSavingShare = Parsed.Share;
+  }
+
+  uint64_t CacheBytes = uint64_t(1) << 30;
+  if (!Opts.CacheSize.empty()) {
+    auto Size = parseCacheSize(Opts.CacheSize);
+    if (!Size) {
+      error(toString(Size.takeError()));
+      return ExitInputError;
+    }
+    CacheBytes = *Size;
   }
 
   profile::SourcePathMap PathMap;
@@ -295,7 +414,29 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   Report.DocsBaseUri = Opts.DocsUrl;
   Report.InformationUri = Opts.DocsUrl;
   Report.MarkdownTop = Opts.MarkdownTop;
+  if (ForMerge)
+    Report.Shard.emplace(ShardSpec->Index, ShardSpec->Count);
   std::vector<Finding> Findings;
+  size_t MergedSources = 0;
+
+  // The shards' reports.
+  if (Opts.Merge) {
+    auto Merged = readReportsToMerge(Opts.MergeInputs);
+    if (!Merged) {
+      handleAllErrors(Merged.takeError(), [](const ErrorInfoBase &E) { error(E.message()); });
+      return ExitInputError;
+    }
+    Findings = std::move(Merged->Findings);
+    Report.Sources = std::move(Merged->Sources);
+    MergedSources = Report.Sources.size();
+    // The shards' input errors are the merged run's: it exits 2 as one run
+    // over all the files would.
+    for (report::InputError &E : Merged->Errors) {
+      (E.Message == "compiler errors" ? WithErrors : Unreadable) += 1;
+      InputErrors = true;
+      Report.Errors.push_back(std::move(E));
+    }
+  }
 
   // The sources.
   if (!Sources.empty()) {
@@ -314,6 +455,9 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       RO.OnFileDone = [&](size_t, size_t Done, const frontend::FileResult &R) {
         errs() << "[" << Done << "/" << Sources.size() << "] " << R.File << "\n";
       };
+    std::unique_ptr<ResultCache> Cache =
+        openResultCache(Opts, CacheBytes, *Configs, ResourceDir, Argv0);
+    RO.Cache = Cache.get();
     frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
                                             bool DevicePass) {
       return checks::makeCheckConsumer(Configs->forFile(R.File), R.Findings, ResourceDir,
@@ -355,6 +499,26 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       }
       std::move(R.Findings.begin(), R.Findings.end(), std::back_inserter(Findings));
     }
+    // After the files' own notes (--verbose says hit or miss for each).
+    if (Cache) {
+      if (Cache->stats().Stored)
+        Cache->trim();
+      ResultCache::Stats S = Cache->stats();
+      if (Opts.CacheStats || Opts.Verbose) {
+        std::string Line = "result cache: " + std::to_string(S.Hits) +
+                           (S.Hits == 1 ? " hit, " : " hits, ") + std::to_string(S.Misses) +
+                           (S.Misses == 1 ? " miss, " : " misses, ") +
+                           std::to_string(S.Stored) + " stored";
+        if (S.StoreFailures)
+          Line += ", " + std::to_string(S.StoreFailures) + " not stored";
+        if (S.Evicted)
+          Line += ", " + std::to_string(S.Evicted) + " evicted";
+        note(Line);
+      }
+    } else if (Opts.CacheStats) {
+      note(Opts.NoCache ? "result cache: not used (--no-cache)"
+                        : "result cache: not used (no --cache-dir or CUDA_ADVISOR_CACHE_DIR)");
+    }
   }
   sortAndUniqueFindings(Findings);
 
@@ -393,18 +557,21 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     }
   }
 
-  size_t HiddenCold = applyPriorities(Findings, Opts.ShowCold,
-                                      !Report.Summary.has_value() && Opts.Sort == "priority");
-
-  // Code review: only what the change touched (after ranking, which needs
-  // every finding to attribute the profile's records).
-  if (*Review)
-    (*Review)->apply(Findings);
+  size_t HiddenCold = 0;
+  if (!ForMerge) {
+    HiddenCold = applyPriorities(Findings, Opts.ShowCold,
+                                 !Report.Summary.has_value() && Opts.Sort == "priority");
+    // Code review: only what the change touched (after ranking, which needs
+    // every finding to attribute the profile's records).
+    if (*Review)
+      (*Review)->apply(Findings);
+  }
 
   // The report. A run that could read none of its inputs keeps an existing
   // output file as it was; otherwise the report (which records the inputs
   // that failed) replaces it once it is completely written.
-  bool NothingRead = Unreadable == Sources.size() && BadProfiles == Opts.Profiles.size();
+  bool NothingRead = !Opts.Merge && Unreadable == Sources.size() &&
+                     BadProfiles == Opts.Profiles.size();
   std::unique_ptr<OutputFile> File;
   if (!Opts.Output.empty() && Opts.Output != "-" && !(NothingRead && InputErrors)) {
     auto Created = OutputFile::create(Opts.Output, "the report");
@@ -458,7 +625,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     if (F.Level >= Cfg.FailOn)
       ++Failing;
   // No summary when no source could be read at all: the errors say it all.
-  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < Sources.size()) {
+  size_t SourceCount = Opts.Merge ? MergedSources : Sources.size();
+  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < SourceCount) {
     SmallVector<std::string, 3> Problems;
     if (WithErrors)
       Problems.push_back(std::to_string(WithErrors) + " with compiler errors");
@@ -468,7 +636,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       Problems.push_back(std::to_string(BadProfiles) +
                          (BadProfiles == 1 ? " profile not read" : " profiles not read"));
     errs() << Findings.size() << (Findings.size() == 1 ? " finding" : " findings") << " in "
-           << Sources.size() << (Sources.size() == 1 ? " file" : " files");
+           << SourceCount << (SourceCount == 1 ? " file" : " files");
     if (!Problems.empty())
       errs() << " (" << join(Problems, ", ") << ")";
     if (HiddenCold)

@@ -38,6 +38,7 @@ int main(int Argc, char **Argv) {
                "by what they cost.\n\n"
                "  cuda-advisor [options] FILES... [-p BUILD_DIR | -- FLAGS]\n"
                "  cuda-advisor --profile run.json [FILES...]\n"
+               "  cuda-advisor merge SHARD.json... [-o FILE] [--format F] [--profile P]\n"
                "  cuda-advisor record [-o FILE] -- PROGRAM ARGS...\n"
                "  cuda-advisor lsp [--compile-commands-dir DIR] [--profile P]",
                "cuda-advisor"};
@@ -61,6 +62,16 @@ int main(int Argc, char **Argv) {
   LspOptions Lsp;
   CLI::App *LspCmd = addLspCommand(App, Lsp);
   AnalyzeOptions A;
+  // `merge` takes the report options of the analysis (-o, --format,
+  // --profile, --top, --show-cold, --diff...), which fall through to the
+  // main command; the options of parsing sources are refused after parsing.
+  CLI::App *MergeCmd = App.add_subcommand(
+      "merge", "join the JSON reports of --shard runs (or any JSON reports of cuda-advisor) "
+               "into one report; ranking (--profile), --top, --show-cold, --diff and the "
+               "other report options apply to the joined findings");
+  MergeCmd->add_option("reports", A.MergeInputs, "JSON reports (--format=json) to join")
+      ->required();
+  MergeCmd->fallthrough();
   App.add_option("files", A.Sources, "CUDA/C++ source files to analyze");
   App.add_option("-p,--build-path", A.BuildPath,
                  "directory holding compile_commands.json (or the file itself)");
@@ -134,6 +145,22 @@ int main(int Argc, char **Argv) {
   App.add_option("--file-filter", A.FileFilter,
                  "with -p and no files (every entry of the database is analyzed, as "
                  "run-clang-tidy does): only the files whose path matches this regex");
+  App.add_option("--shard", A.Shard,
+                 "I/N: analyze only the I-th of N shards (1/4 to 4/4) of the files: every "
+                 "N-th file of the sorted list (the database's entries with -p and no "
+                 "files); join the shards' reports with 'cuda-advisor merge'")
+      ->check(shardSpec());
+  App.add_option("--cache-dir", A.CacheDir,
+                 "keep each file's findings in DIR and reuse them while the file, every "
+                 "header it includes, its compile command, the configuration and the tool "
+                 "are unchanged (default: $CUDA_ADVISOR_CACHE_DIR; none: no cache)");
+  App.add_flag("--no-cache", A.NoCache, "neither read nor write the result cache");
+  App.add_option("--cache-size", A.CacheSize,
+                 "the result cache's size limit (e.g. 500M, 2G; default 1G): past it the "
+                 "least recently used entries are removed");
+  App.add_flag("--cache-stats", A.CacheStats,
+               "print how many files the result cache answered (hits) and how many were "
+               "parsed (misses)");
   App.add_option("--line-filter", A.LineFilter,
                  "report only these lines, clang-tidy's JSON: "
                  "'[{\"name\":\"a.cu\",\"lines\":[[1,3],[5,5]]}]'");
@@ -198,6 +225,25 @@ int main(int Argc, char **Argv) {
   if (LspCmd->parsed()) {
     Lsp.FixedFlags = AfterDashDash;
     return runLsp(Lsp, Argv[0]);
+  }
+  if (MergeCmd->parsed()) {
+    A.Merge = true;
+    for (const char *Name :
+         {"files", "--build-path", "--shard", "--extra-arg", "--extra-arg-before", "--file-filter",
+          "--cuda-path", "--device-pass", "--header-filter", "--jobs", "--list-checks",
+          "--explain", "--dump-config", "--cache-dir", "--cache-size", "--cache-stats"}) {
+      if (!App.count(Name))
+        continue;
+      std::string What = Name == std::string("files") ? "source files" : Name;
+      std::cerr << "cuda-advisor merge: error: " << What
+                << " belongs to the analysis of sources, not to merge (which reads reports)\n";
+      return ExitInputError;
+    }
+    if (AfterDashDash) {
+      std::cerr << "cuda-advisor merge: error: '--' and compile flags belong to the analysis "
+                   "of sources, not to merge (which reads reports)\n";
+      return ExitInputError;
+    }
   }
   A.FixedFlags = AfterDashDash;
   return runAnalyze(A, Argv[0]);

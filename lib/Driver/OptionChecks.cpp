@@ -63,4 +63,31 @@ std::optional<std::string> parseMinSaving(const std::string &Text, MinSaving &Ou
   return Refuse(Expected);
 }
 
+std::optional<std::string> parseShard(const std::string &Text, Shard &Out) {
+  auto [IndexText, CountText] = StringRef(Text).trim().split('/');
+  unsigned long long Index, Count;
+  std::string Form = "'" + Text + "' ";
+  if (IndexText.trim().getAsInteger(10, Index) || CountText.trim().getAsInteger(10, Count))
+    return Form + "is not I/N, two whole numbers (the I-th of N shards, e.g. 1/4 to 4/4)";
+  if (Count == 0 || Count > MaxShards)
+    return Form + "has " + std::to_string(Count) + " shards; N is from 1 to " +
+           std::to_string(MaxShards);
+  if (Index == 0 || Index > Count)
+    return Form + "names shard " + std::to_string(Index) + " of " + std::to_string(Count) +
+           "; shards count from 1 (1/" + std::to_string(Count) + " to " +
+           std::to_string(Count) + "/" + std::to_string(Count) + ")";
+  Out.Index = static_cast<unsigned>(Index);
+  Out.Count = static_cast<unsigned>(Count);
+  return std::nullopt;
+}
+
+CLI::Validator shardSpec() {
+  return CLI::Validator(
+      [](std::string &Value) -> std::string {
+        Shard Parsed;
+        return parseShard(Value, Parsed).value_or("");
+      },
+      "I/N", "Shard");
+}
+
 } // namespace cuda_advisor::driver

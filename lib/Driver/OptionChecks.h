@@ -32,6 +32,18 @@ struct MinSaving {
 /// The parsed value, or the message saying why it is refused.
 std::optional<std::string> parseMinSaving(const std::string &Text, MinSaving &Out);
 
+/// --shard I/N: this run analyzes the I-th of N shards, I counted from 1.
+struct Shard {
+  unsigned Index = 1;
+  unsigned Count = 1;
+};
+/// The most shards (--shard I/N): more than any CI matrix runs.
+inline constexpr unsigned MaxShards = 100000;
+/// The parsed value of "I/N", or the message saying why it is refused.
+std::optional<std::string> parseShard(const std::string &Text, Shard &Out);
+/// A CLI11 validator built on parseShard.
+CLI::Validator shardSpec();
+
 } // namespace cuda_advisor::driver
 
 #endif

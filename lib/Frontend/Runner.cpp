@@ -1,5 +1,6 @@
 //===- Runner.cpp - Parsing many files in parallel -------------------------===//
 #include "cuda-advisor/Frontend/Runner.h"
+#include "cuda-advisor/Core/FileIO.h"
 
 #include "clang/Basic/Cuda.h"
 #include "clang/Basic/Diagnostic.h"
@@ -88,17 +89,45 @@ private:
 
 class AnalysisAction : public clang::ASTFrontendAction {
 public:
-  AnalysisAction(const ConsumerFactory &Factory, FileResult &Result, bool DevicePass)
-      : Factory(Factory), Result(Result), DevicePass(DevicePass) {}
+  AnalysisAction(const ConsumerFactory &Factory, FileResult &Result, bool DevicePass,
+                 std::vector<FileDigest> *Read)
+      : Factory(Factory), Result(Result), DevicePass(DevicePass), Read(Read) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         StringRef) override {
     return Factory(CI, Result, DevicePass);
+  }
+
+  /// For the result cache: every file the parse read (the main file, each
+  /// header), with the digest of the bytes parsed, not of what is on disk
+  /// by now.
+  void EndSourceFileAction() override {
+    if (!Read)
+      return;
+    clang::CompilerInstance &CI = getCompilerInstance();
+    clang::SourceManager &SM = CI.getSourceManager();
+    StringRef Cwd = CI.getFileSystemOpts().WorkingDir;
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      std::optional<MemoryBufferRef> Buffer = It->second->getBufferIfLoaded();
+      if (!Buffer)
+        continue; // Looked at, never read.
+      SmallString<256> Path(It->first.getFileEntry().tryGetRealPathName());
+      if (Path.empty()) {
+        Path = It->first.getName();
+        if (!Cwd.empty())
+          sys::fs::make_absolute(Cwd, Path);
+        else
+          CI.getFileManager().getVirtualFileSystem().makeAbsolute(Path);
+        sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      }
+      Read->push_back({Path.str().str(), contentHash(Buffer->getBuffer())});
+    }
   }
 
 private:
   const ConsumerFactory &Factory;
   FileResult &Result;
   bool DevicePass;
+  std::vector<FileDigest> *Read;
 };
 
 std::string absolutePath(StringRef P) {
@@ -199,12 +228,48 @@ public:
     }
     if (Cuda->Bundled && Opts.CudaPath != "bundled")
       R.Messages.push_back("@bundled"); // The driver says it once for all files.
-    parse(R, Neutral, *Cuda, /*DevicePass=*/false, Cmd ? Cmd->Directory : "");
+    StringRef Directory = Cmd ? StringRef(Cmd->Directory) : StringRef();
+    bool Cached = Opts.Cache && Opts.UnsavedFiles.empty();
+    ParseInputs Inputs;
+    if (Cached) {
+      Inputs = {R.File, parseCommand(Neutral, *Cuda, R.File, Directory)};
+      if (Opts.Cache->lookup(Inputs, R))
+        return;
+    }
+    std::vector<FileDigest> Read;
+    std::vector<FileDigest> *ReadOrNull = Cached ? &Read : nullptr;
+    parse(R, Neutral, *Cuda, /*DevicePass=*/false, Directory, ReadOrNull);
     if (Opts.Setup.DevicePass && Neutral.Cuda && !R.InputError)
-      parse(R, Neutral, *Cuda, /*DevicePass=*/true, Cmd ? Cmd->Directory : "");
+      parse(R, Neutral, *Cuda, /*DevicePass=*/true, Directory, ReadOrNull);
+    // A file with compiler errors is parsed again next time, as a compiler
+    // cache does not keep failed compiles.
+    if (Cached && !R.InputError && !R.ParseErrors)
+      Opts.Cache->store(Inputs, R, Read);
   }
 
 private:
+  /// Every argument of the file's parses (host, then device with
+  /// --device-pass) and their directory, separated by NULs: the part of the
+  /// result cache's key that the runner knows.
+  std::string parseCommand(const NeutralCommand &Neutral, const CudaInstallation &Cuda,
+                           StringRef File, StringRef Directory) const {
+    std::string Out = "directory";
+    Out.push_back('\0');
+    Out += Directory;
+    for (bool DevicePass : {false, true}) {
+      if (DevicePass && !(Opts.Setup.DevicePass && Neutral.Cuda))
+        break;
+      ParseSetup PassSetup = Setup;
+      PassSetup.DevicePass = DevicePass;
+      Out += DevicePass ? StringRef("\0device", 7) : StringRef("\0host", 5);
+      for (const std::string &Arg : buildParseArgs(Neutral, Cuda, PassSetup, File)) {
+        Out.push_back('\0');
+        Out += Arg;
+      }
+    }
+    return Out;
+  }
+
   static void fail(FileResult &R, std::string Why) {
     R.InputError = true;
     R.ErrorMessage = std::move(Why);
@@ -232,28 +297,32 @@ private:
   }
 
   void parse(FileResult &R, const NeutralCommand &Neutral, const CudaInstallation &Cuda,
-             bool DevicePass, StringRef Directory) {
+             bool DevicePass, StringRef Directory, std::vector<FileDigest> *Read) {
     ParseSetup PassSetup = Setup;
     PassSetup.DevicePass = DevicePass;
     size_t FindingsBefore = R.Findings.size();
-    if (parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory))
+    size_t ReadBefore = Read ? Read->size() : 0;
+    if (parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory,
+                  Read))
       return;
     // The legacy texture<>/surface<> templates of the compat headers clash
     // with a file's own global `texture` or `surface`: parse it again
     // without them (the file cannot be using texture references then). The
     // clashing parse recorded no errors; what an earlier pass found stays.
     R.Findings.resize(FindingsBefore);
+    if (Read)
+      Read->resize(ReadBefore);
     PassSetup.ExtraArgs.push_back("-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES");
     if (Opts.Verbose)
       R.Messages.push_back("the file declares its own 'texture' or 'surface': parsed again "
                            "without the legacy texture and surface references");
-    parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory);
+    parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory, Read);
   }
 
   /// One parse; false when it should be run again without the compat
   /// texture and surface references.
   bool parseOnce(FileResult &R, const std::vector<std::string> &Args, bool DevicePass,
-                 StringRef Directory) {
+                 StringRef Directory, std::vector<FileDigest> *Read) {
     if (Opts.Verbose)
       R.Messages.push_back(std::string(DevicePass ? "device" : "host") +
                            " parse: " + join(Args, " "));
@@ -278,7 +347,7 @@ private:
     if (!Directory.empty())
       FS->setCurrentWorkingDirectory(Directory);
     auto Files = makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);
-    auto Action = std::make_unique<AnalysisAction>(Factory, R, DevicePass);
+    auto Action = std::make_unique<AnalysisAction>(Factory, R, DevicePass, Read);
     tooling::ToolInvocation Invocation(Args, std::move(Action), Files.get());
     Invocation.setDiagnosticConsumer(&Diags);
     bool Ok = Invocation.run();
@@ -359,6 +428,8 @@ void analyzeContained(Runner &R, const std::string &File, FileResult &Out) {
 }
 
 } // namespace
+
+ResultStore::~ResultStore() = default;
 
 Expected<std::vector<std::string>> databaseFiles(StringRef BuildPath) {
   auto DB = loadDatabase(BuildPath);

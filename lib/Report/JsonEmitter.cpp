@@ -11,11 +11,16 @@ using namespace llvm;
 
 namespace cuda_advisor::report {
 
-json::Value toJson(const SourceLocation &L) {
+static json::Value locationToJson(const SourceLocation &L, JsonDetail Detail) {
   if (!L.isValid())
     return nullptr;
-  return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+  json::Object O{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+  if (Detail == JsonDetail::Exact)
+    O["offset"] = L.Offset;
+  return O;
 }
+
+json::Value toJson(const SourceLocation &L) { return locationToJson(L, JsonDetail::Report); }
 
 json::Value toJson(const Cost &C) {
   json::Object O{{"matched", C.Matched}};
@@ -48,8 +53,8 @@ json::Value toJson(const RunSummary &S) {
                       {"text", formatSummary(S)}};
 }
 
-static json::Value fixToJson(const FixIt &Fix) {
-  return json::Object{{"file", Fix.Range.Begin.File},
+static json::Value fixToJson(const FixIt &Fix, JsonDetail Detail) {
+  json::Object O{{"file", Fix.Range.Begin.File},
                       {"offset", Fix.Range.Begin.Offset},
                       {"length", Fix.Range.End.Offset >= Fix.Range.Begin.Offset
                                      ? Fix.Range.End.Offset - Fix.Range.Begin.Offset
@@ -59,26 +64,35 @@ static json::Value fixToJson(const FixIt &Fix) {
                       {"endLine", Fix.Range.End.Line},
                       {"endColumn", Fix.Range.End.Column},
                       {"replacement", Fix.Replacement}};
+  // The fix's range as it is (its end may be in no file, or before its
+  // beginning), where "length" and "endLine" say it for people.
+  if (Detail == JsonDetail::Exact)
+    O["exactRange"] = json::Object{{"begin", locationToJson(Fix.Range.Begin, Detail)},
+                                   {"end", locationToJson(Fix.Range.End, Detail)}};
+  return O;
 }
 
-json::Value toJson(const Finding &F) {
+json::Value toJson(const Finding &F) { return toJson(F, JsonDetail::Report); }
+
+json::Value toJson(const Finding &F, JsonDetail Detail) {
+  auto Loc = [&](const SourceLocation &L) { return locationToJson(L, Detail); };
   json::Object O{{"check", F.CheckId},
                  {"severity", severityName(F.Level)},
                  {"message", F.Message},
-                 {"location", toJson(F.Loc)}};
+                 {"location", Loc(F.Loc)}};
   if (F.Range.isValid())
-    O["range"] = json::Object{{"begin", toJson(F.Range.Begin)}, {"end", toJson(F.Range.End)}};
+    O["range"] = json::Object{{"begin", Loc(F.Range.Begin)}, {"end", Loc(F.Range.End)}};
   json::Array Notes;
   for (const FindingNote &N : F.Notes)
-    Notes.push_back(json::Object{{"message", N.Message}, {"location", toJson(N.Loc)}});
+    Notes.push_back(json::Object{{"message", N.Message}, {"location", Loc(N.Loc)}});
   O["notes"] = std::move(Notes);
   json::Array Fixes;
   for (const FixIt &Fix : F.Fixes)
-    Fixes.push_back(fixToJson(Fix));
+    Fixes.push_back(fixToJson(Fix, Detail));
   O["fixes"] = std::move(Fixes);
   json::Array Sites;
   for (const SourceLocation &L : F.Keys.CallSites)
-    Sites.push_back(toJson(L));
+    Sites.push_back(Loc(L));
   O["join"] = json::Object{
       {"callSites", std::move(Sites)}, {"kernels", F.Keys.Kernels}, {"api", F.Keys.Api}};
   O["evidence"] = json::Object(F.Evidence);
@@ -103,6 +117,8 @@ void emitJson(raw_ostream &OS, ArrayRef<Finding> Findings, const ReportContext &
                    {"summary", Ctx.Summary ? toJson(*Ctx.Summary) : json::Value(nullptr)},
                    {"findings", std::move(All)},
                    {"errors", std::move(Errors)}};
+  if (Ctx.Shard)
+    Doc["shard"] = json::Object{{"index", Ctx.Shard->first}, {"count", Ctx.Shard->second}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
 }
 

@@ -82,6 +82,10 @@ private:
 /// True when A and B name the same existing file (after links).
 bool sameFile(llvm::StringRef A, llvm::StringRef B);
 
+/// The digest of a file's bytes (xxh3, 128 bits, as 32 hex digits): the
+/// result cache records every file a parse read by it.
+std::string contentHash(llvm::StringRef Bytes);
+
 } // namespace cuda_advisor
 
 #endif

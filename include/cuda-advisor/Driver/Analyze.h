@@ -21,6 +21,11 @@ struct AnalyzeOptions {
   std::string ConfigFile;                 ///< --config: inline YAML (or, as before, a path).
   std::string ConfigFilePath;             ///< --config-file.
   std::string FileFilter;                 ///< --file-filter: whole-database mode's regex.
+  std::string Shard;                      ///< --shard I/N; empty: every file.
+  std::string CacheDir;                   ///< --cache-dir; empty: CUDA_ADVISOR_CACHE_DIR.
+  bool NoCache = false;                   ///< --no-cache.
+  std::string CacheSize;                  ///< --cache-size, e.g. "1G" (the default).
+  bool CacheStats = false;                ///< --cache-stats.
   bool DumpConfig = false;
   bool ListChecks = false;
   std::string Explain;
@@ -46,6 +51,10 @@ struct AnalyzeOptions {
   std::string SourceRoot;                 ///< --source-root: %SRCROOT% of SARIF.
   std::string DocsUrl;                    ///< --docs-url: public base of the check pages.
   unsigned MarkdownTop = 10;              ///< --markdown-top: shown in full, the rest collapsed.
+  /// `cuda-advisor merge REPORTS...`: the findings come from these JSON
+  /// reports (the shards') instead of from analyzing sources.
+  bool Merge = false;
+  std::vector<std::string> MergeInputs;
 };
 
 /// Returns the exit code.

@@ -29,6 +29,34 @@ namespace cuda_advisor::frontend {
 
 struct FileResult;
 
+/// A file that a parse read, and the digest (contentHash) of the bytes it
+/// parsed.
+struct FileDigest {
+  std::string Path; ///< Absolute.
+  std::string Hash;
+};
+
+/// What decides a file's result as far as the runner knows it: the file and
+/// every argument of each of its parses, with the directory they ran in.
+struct ParseInputs {
+  std::string File;    ///< Absolute.
+  std::string Command; ///< The parses' arguments and directory, one string.
+};
+
+/// Where analyzed files' results are kept and looked up: the result cache
+/// (Driver/ResultCache.h). The runner calls it from its worker threads.
+class ResultStore {
+public:
+  virtual ~ResultStore();
+  /// Before parsing: true when a stored result for In is still valid (no
+  /// file it read has changed); it is then in R.Findings.
+  virtual bool lookup(const ParseInputs &In, FileResult &R) = 0;
+  /// After parsing without errors: Read holds every file the parses read.
+  /// May add a message (--verbose) to R.
+  virtual void store(const ParseInputs &In, FileResult &R,
+                     const std::vector<FileDigest> &Read) = 0;
+};
+
 struct RunnerOptions {
   std::string BuildPath;                              ///< -p (dir or file); may be empty.
   std::optional<std::vector<std::string>> FixedFlags; ///< "-- FLAGS".
@@ -39,6 +67,8 @@ struct RunnerOptions {
   /// Contents that replace files on disk (absolute path -> text): an
   /// editor's unsaved buffers. The file need not exist on disk.
   std::map<std::string, std::string> UnsavedFiles;
+  /// The result cache, if any (not used with UnsavedFiles).
+  ResultStore *Cache = nullptr;
   /// Called once per file as soon as it is analyzed (from the worker, one
   /// call at a time): Index into Files, and the number done so far.
   std::function<void(size_t Index, size_t Done, const FileResult &R)> OnFileDone;

@@ -54,6 +54,8 @@ struct ReportContext {
   /// one GitHub comment (65,536).
   unsigned MarkdownTop = 10;
   size_t MarkdownLimit = 60000;
+  /// JSON: the report is shard Index of Count (--shard I/N), for `merge`.
+  std::optional<std::pair<unsigned, unsigned>> Shard;
 };
 
 enum class OutputFormat { Text, Json, Sarif, Markdown, Html };
