@@ -118,9 +118,9 @@ def analyze(args, repo, root, unit, base):
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=args.timeout, text=True)
-        code, out = proc.returncode, proc.stdout
+        code, out, err = proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired:
-        code, out = "timeout", ""
+        code, out, err = "timeout", "", ""
     seconds = time.monotonic() - start
     try:
         report = json.loads(out) if out else {}
@@ -128,6 +128,12 @@ def analyze(args, repo, root, unit, base):
         report = {}
     found = report.get("findings", [])
     parsed = code in (0, 1) and not report.get("errors", [])
+    if not parsed:
+        # Why it did not parse, for the round's parsing table.
+        errors = os.path.join(args.out, "errors")
+        os.makedirs(errors, exist_ok=True)
+        with open(os.path.join(errors, (repo["repo"] + "/" + unit).replace("/", "+") + ".txt"), "w") as f:
+            f.write(err)
     for f in found:
         f["unit"], f["repo"], f["kind"] = unit, repo["repo"], repo["kind"]
     return code, parsed, found, seconds

@@ -111,10 +111,6 @@ bool AffineForm::isUniform() const {
   return llvm::all_of(Terms, [](const Term &T) { return T.threadDegree() == 0; });
 }
 
-bool AffineForm::dependsOn(const Symbol &S) const {
-  return llvm::any_of(Terms, [&](const Term &T) { return llvm::is_contained(T.Symbols, S); });
-}
-
 bool AffineForm::dependsOnKind(SymbolKind K) const {
   return llvm::any_of(Terms, [&](const Term &T) {
     return llvm::any_of(T.Symbols, [&](const Symbol &S) { return S.Kind == K; });

@@ -86,10 +86,6 @@ bool isTransferOrAllocation(ApiKind K) {
   }
 }
 
-bool isSynchronization(ApiKind K) {
-  return K == ApiKind::DeviceSync || K == ApiKind::StreamSync || K == ApiKind::EventSync;
-}
-
 std::optional<unsigned> byteCountArgument(StringRef N) {
   return StringSwitch<std::optional<unsigned>>(N)
       .Cases("cudaMemcpy", "cudaMemcpyAsync", 2u)

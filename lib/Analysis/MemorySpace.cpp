@@ -9,22 +9,6 @@ using namespace clang;
 
 namespace cuda_advisor::analysis {
 
-StringRef memorySpaceName(MemorySpace S) {
-  switch (S) {
-  case MemorySpace::Global:
-    return "global";
-  case MemorySpace::Shared:
-    return "shared";
-  case MemorySpace::Constant:
-    return "constant";
-  case MemorySpace::Local:
-    return "local";
-  case MemorySpace::Unknown:
-    break;
-  }
-  return "unknown";
-}
-
 std::string MemoryRoot::name() const {
   std::string N;
   if (const auto *ND = dyn_cast_or_null<NamedDecl>(Decl); ND && ND->getIdentifier())

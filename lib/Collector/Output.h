@@ -25,7 +25,6 @@ public:
   /// (or an earlier run) holds that name, at siblingProfilePath(Path, pid).
   /// On success Chosen is the path written; on failure Error says why.
   bool open(const std::string &Path, std::string &Chosen, std::string &Error);
-  bool isOpen() const { return Fd >= 0; }
 
   /// Writes Lines (NumLines whole lines) to the file. Records are joined by
   /// ids, never by their order in the file, so this block may come before

@@ -1,5 +1,6 @@
 //===- Runner.cpp - Parsing many files in parallel -------------------------===//
 #include "cuda-advisor/Frontend/Runner.h"
+#include "cuda-advisor/Frontend/LaunchChevrons.h"
 #include "cuda-advisor/Core/FileIO.h"
 
 #include "clang/Basic/Cuda.h"
@@ -344,6 +345,9 @@ private:
       Overlay->pushOverlay(Memory);
       FS = Overlay;
     }
+    // Launches spelled `<< <` ... `>> >` (Visual Studio's formatting), which
+    // nvcc accepts, read as `<<<` ... `>>>`, byte for byte in place.
+    FS = launchChevronFileSystem(FS);
     if (!Directory.empty())
       FS->setCurrentWorkingDirectory(Directory);
     auto Files = makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);

@@ -19,26 +19,6 @@ namespace cuda_advisor::profile {
 Expected<Profile> readNsysSqlite(sqlite::Database &Db);
 Expected<Profile> readNvprofDatabase(sqlite::Database &Db);
 
-const char *formatName(Format F) {
-  switch (F) {
-  case Format::Native:
-    return "cuda-advisor profile";
-  case Format::Kineto:
-    return "torch.profiler (Kineto) Chrome trace";
-  case Format::NcuCsv:
-    return "Nsight Compute CSV";
-  case Format::Sqlite:
-    return "Nsight Systems SQLite export or nvprof database";
-  case Format::NvprofCsv:
-    return "nvprof GPU-trace CSV";
-  case Format::NsysReport:
-    return "Nsight Systems report";
-  case Format::Unknown:
-    break;
-  }
-  return "unknown";
-}
-
 namespace {
 
 /// Inflates a gzip file (torch.profiler's tensorboard_trace_handler writes

@@ -337,14 +337,4 @@ Error applyFixesInPlace(ArrayRef<Finding> Findings, FixOutcome &Out) {
   return Errors;
 }
 
-Expected<unsigned> applyFixes(ArrayRef<Finding> Findings) {
-  FixOutcome Out;
-  Error E = applyFixesInPlace(Findings, Out);
-  for (const std::string &S : Out.Skipped)
-    WithColor::warning(errs(), "cuda-advisor") << S << "\n";
-  if (E)
-    return E;
-  return Out.Applied;
-}
-
 } // namespace cuda_advisor::report

@@ -91,7 +91,6 @@ public:
   int64_t constantTerm() const;
   /// No symbol that differs between the lanes of a warp (and not Unknown).
   bool isUniform() const;
-  bool dependsOn(const Symbol &S) const;
   bool dependsOnKind(SymbolKind K) const;
 
   AffineForm operator+(const AffineForm &O) const;

@@ -48,7 +48,6 @@ std::optional<ApiInfo> classifyApi(llvm::StringRef CanonicalName);
 /// True for the APIs transfer-in-loop reports: copies, memsets, allocations
 /// and frees (device and pinned host).
 bool isTransferOrAllocation(ApiKind K);
-bool isSynchronization(ApiKind K);
 
 /// The argument index of the byte count of a copy/memset/alloc call, if any.
 std::optional<unsigned> byteCountArgument(llvm::StringRef CanonicalName);

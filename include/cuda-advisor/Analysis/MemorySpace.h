@@ -28,8 +28,6 @@ namespace cuda_advisor::analysis {
 
 enum class MemorySpace : uint8_t { Global, Shared, Constant, Local, Unknown };
 
-llvm::StringRef memorySpaceName(MemorySpace S);
-
 /// The object a pointer points into.
 struct MemoryRoot {
   MemorySpace Space = MemorySpace::Unknown;

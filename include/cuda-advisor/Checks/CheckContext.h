@@ -40,7 +40,6 @@ public:
   clang::SourceManager &sourceManager();
   analysis::TUFacts &facts();
   const CheckOptions &options() const { return Cfg.Options; }
-  bool devicePass() const { return DevicePass; }
 
   /// True when a finding at Loc would be shown: not in a system, CUDA
   /// toolkit or resource header (unless --header-filter matches it), and

@@ -26,7 +26,6 @@ enum class Format {
 
 /// Guesses the format from the first bytes of a file.
 Format detectFormat(llvm::StringRef Head);
-const char *formatName(Format F);
 
 /// Reads Path in whatever supported format it is in.
 llvm::Expected<Profile> readProfile(llvm::StringRef Path);

@@ -55,8 +55,6 @@ public:
   std::vector<size_t> kernelsNamed(llvm::ArrayRef<std::string> Names) const;
   /// Nsight Compute rows whose kernel matches one of the mangled Names.
   std::vector<size_t> metricsNamed(llvm::ArrayRef<std::string> Names) const;
-  /// Whether any launch of the profile has a stack with a user frame.
-  bool haveLaunchStacks() const { return LaunchStacks; }
 
 private:
   const ProfileIndex &Index;

@@ -93,9 +93,6 @@ struct FixOutcome {
 /// naming each file that could not be read or written; the other files are
 /// still processed.
 llvm::Error applyFixesInPlace(llvm::ArrayRef<Finding> Findings, FixOutcome &Out);
-/// applyFixesInPlace that prints what was skipped as warnings on stderr and
-/// returns the number of fix-its applied.
-llvm::Expected<unsigned> applyFixes(llvm::ArrayRef<Finding> Findings);
 
 /// formatBytes and formatDuration are Core's (cuda-advisor/Core/Units.h).
 using cuda_advisor::formatBytes;
