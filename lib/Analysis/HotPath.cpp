@@ -421,6 +421,37 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
   return Memo[F.Key] = Result;
 }
 
+bool HotPath::runsOnce(const FunctionDecl *FD) {
+  if (!Built)
+    build();
+  return FD && runsOnce(keyOf(FD), 0);
+}
+
+bool HotPath::runsOnce(const FunctionDecl *Key, unsigned Depth) {
+  if (Key->isMain())
+    return true;
+  if (auto It = RunsOnceMemo.find(Key); It != RunsOnceMemo.end())
+    return It->second;
+  if (Depth > MaxDepth)
+    return false;
+  RunsOnceMemo[Key] = false; // Recursion runs more than once.
+  auto Sites = CallSites.find(Key);
+  if (Sites == CallSites.end() || Sites->second.empty())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (clang::SourceLocation Site : Sites->second) {
+    const FunctionFacts *Caller = functionAt(Site);
+    if (!Caller || !Caller->Key)
+      return false;
+    clang::SourceLocation At = SM.getExpansionLoc(Site);
+    if (llvm::any_of(Caller->LoopCalls, [&](const auto &C) { return C.first == At; }))
+      return false;
+    if (!runsOnce(Caller->Key, Depth + 1))
+      return false;
+  }
+  return RunsOnceMemo[Key] = true;
+}
+
 PriorityVerdict HotPath::classify(clang::SourceLocation Loc) {
   if (!Built)
     build();

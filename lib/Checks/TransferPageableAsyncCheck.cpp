@@ -28,7 +28,13 @@ void TransferPageableAsyncCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!FD || !FD->hasBody() || !mayRunOnHost(FD) || FD->isDependentContext())
     return;
+  // A copy that runs once (main's set-up and result, outside any loop, or a
+  // helper called only from there) has nothing to overlap with: its cost is
+  // paid once, and pinning the buffer costs about as much.
+  bool Once = Ctx.facts().hotPath().runsOnce(FD);
   forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
+    if (Once && Loops.empty())
+      return;
     std::optional<ApiInfo> Api = classifyApiCall(Call);
     if (Api && Api->Name == "cudaMemcpy3DAsync")
       checkCopy3D(Call, *Api, FD, Loops);

@@ -49,6 +49,12 @@ public:
   /// The priority of code at Loc (a host call, a launch or a statement in a
   /// kernel).
   PriorityVerdict classify(clang::SourceLocation Loc);
+  /// Whether the straight-line code of FD (outside its own loops) runs at
+  /// most once per run of the program: FD is `main`, or it is called in this
+  /// file, and every call is outside loops in a function that runs once. A
+  /// function with no call in the file (an entry point of a library, a
+  /// callback) may run any number of times: false.
+  bool runsOnce(const clang::FunctionDecl *FD);
 
 private:
   struct Region {
@@ -84,6 +90,8 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, PriorityVerdict> Memo;
   llvm::DenseMap<const clang::FunctionDecl *, bool> InProgress;
   llvm::DenseMap<const clang::FunctionDecl *, bool> TimerFunctions;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> RunsOnceMemo;
+  bool runsOnce(const clang::FunctionDecl *Key, unsigned Depth);
 };
 
 } // namespace cuda_advisor::analysis
