@@ -276,7 +276,13 @@ def score(args):
 
 def finding_key(f, out):
     loc = f["location"]
-    rel = os.path.relpath(loc["file"], os.path.join(out, "src", f["repo"].replace("/", "+")))
+    # Relative to the repository's export, wherever that run's out folder was
+    # (a run resumed in a copy of another's folder holds both).
+    marker = "/src/" + f["repo"].replace("/", "+") + "/"
+    if marker in loc["file"]:
+        rel = loc["file"].split(marker, 1)[1]
+    else:
+        rel = os.path.relpath(loc["file"], os.path.join(out, "src", f["repo"].replace("/", "+")))
     return (f["check"], f"{f['repo']}:{rel}:{loc['line']}")
 
 
