@@ -274,6 +274,20 @@ static std::optional<std::string> oneThreadMessage(const LaunchSite &Site, Value
                      "blockIdx.x * blockDim.x + threadIdx.x");
 }
 
+/// A grid of known size with at most one block per multiprocessor: every
+/// block runs at once, in one wave, and the launch takes about one block's
+/// time whatever the block's shape (a demo over ten elements, a pass over a
+/// few thousand). Idle lanes, the blocks-per-multiprocessor limit and short
+/// row pieces cost nothing there.
+bool LaunchBlockSizeCheck::fitsOneBlockPerMultiprocessor(const LaunchSite &Site,
+                                                         ValueTracker &VT) const {
+  if (!Site.Grid)
+    return false;
+  std::optional<Dim3Value> Grid = VT.evaluateDim3(Site.Grid);
+  std::optional<int64_t> Blocks = Grid ? Grid->total() : std::nullopt;
+  return Blocks && *Blocks > 0 && *Blocks <= Multiprocessors;
+}
+
 void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch");
   std::optional<LaunchSite> Site = getLaunchSite(Call);
@@ -345,6 +359,8 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
         Emit(*Msg, Severity::Warning);
       return;
     }
+    if (fitsOneBlockPerMultiprocessor(*Site, VT))
+      return;
     if (*Threads % 32 != 0) {
       int64_t Lanes = *Threads % 32;
       int64_t Up = (*Threads + 31) / 32 * 32;
@@ -372,7 +388,8 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
-  if (Block->rank() >= 2 && Block->X && *Block->X < 32 && *Block->X > 0) {
+  if (Block->rank() >= 2 && Block->X && *Block->X < 32 && *Block->X > 0 &&
+      !fitsOneBlockPerMultiprocessor(*Site, VT)) {
     const MemoryAccess *A = sectorWastingAccess(Site->Kernel, *Block->X, Ctx.facts().kernels());
     if (!A)
       return;

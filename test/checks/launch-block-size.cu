@@ -20,8 +20,19 @@ void bad(float *d, int n) {
   k1<<<n / 250, 250>>>(d);
 
   int threads = 100; // A local assigned once.
-  // CHECK: :[[@LINE+1]]:12: warning: 100 threads per block (100) is not a multiple of the warp size (32): {{.*}} use 128
+  // CHECK: :[[@LINE+1]]:17: warning: 100 threads per block (100) is not a multiple of the warp size (32): {{.*}} use 128
+  k1<<<n / 100, threads>>>(d);
+  // Look-alike: a grid of known size with at most one block per
+  // multiprocessor (10 blocks) runs in one wave, one block's time whatever
+  // its shape; so do a toy reduction over 10 elements in blocks of 4 and a
+  // 2D launch of 8 blocks with a narrow x.
   k1<<<10, threads>>>(d);
+  constexpr int Toy = 10, ToyBlock = 4;
+  k1<<<(Toy + ToyBlock - 1) / ToyBlock, ToyBlock>>>(d);
+  k2<<<8, dim3(8, 32)>>>(d);
+  // But 1000 such blocks are many waves.
+  // CHECK: :[[@LINE+1]]:14: warning: 100 threads per block (100) is not a multiple of the warp size (32)
+  k1<<<1000, threads>>>(d);
 
   // CHECK: :[[@LINE+1]]:11: warning: only 32 threads per block: at most 32 blocks fit on a multiprocessor, so at most 50% of its 2048 thread slots can be used; use at least 64 threads per block [launch-block-size]
   k1<<<n, 32>>>(d);

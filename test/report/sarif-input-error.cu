@@ -12,8 +12,8 @@
 
 __global__ void k(float *x) {}
 
-void run(float *d) {
-  k<<<1, 100>>>(d);
+void run(float *d, int n) {
+  k<<<n, 100>>>(d);
 }
 
 // CHECK: valid: out.sarif

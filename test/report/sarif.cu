@@ -35,7 +35,7 @@ void run(float *h, float *d, int n) {
     cudaMemcpy(d, h, 4096, cudaMemcpyHostToDevice);
     scale<<<n / threads, threads>>>(d, n);
   }
-  scale<<<1, 100>>>(d, n);
+  scale<<<n, 100>>>(d, n);
 }
 
 // CHECK-LABEL: valid: {{.*}}.sarif

@@ -22,7 +22,7 @@ __global__ void k(float *x, int n) {
 void run(float *d, int n) {
   int threads = 256;
 	k<<<n / threads, threads>>>(d, n);
-  k<<<1, 100>>>(d, n);
+  k<<<n, 100>>>(d, n);
 }
 #else
 void run() {
@@ -36,7 +36,7 @@ void run() {
 // CHECK-NEXT:      |             ^~~~~~~~~~~
 // CHECK-NEXT:      |             (n + threads - 1) / threads
 // CHECK-NEXT:{{.*}}text.cu:25:10: warning: 100 threads per block (100) {{.*}} [launch-block-size]
-// CHECK-NEXT:   25 |   k<<<1, 100>>>(d, n);
+// CHECK-NEXT:   25 |   k<<<n, 100>>>(d, n);
 // CHECK-NEXT:      |          ^~~
 
 // COLOR: {{.}}[1m{{.*}}text.cu:24:6: {{.}}[0m{{.}}[0;1;35mwarning: {{.}}[0m{{.}}[1mgrid of n / threads
