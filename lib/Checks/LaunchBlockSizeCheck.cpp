@@ -249,14 +249,13 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
 /// (the work must be spread over threads); a kernel without a loop, or one
 /// that only prints, is set-up or debugging and gets no finding. Over many
 /// blocks, every block is a warp with one lane of 32 active.
-static std::optional<std::string> oneThreadMessage(const LaunchSite &Site, ValueTracker &VT) {
+static std::optional<std::string> oneThreadMessage(const LaunchSite &Site,
+                                                   std::optional<int64_t> Blocks) {
   const FunctionDecl *Def = Site.Kernel ? Site.Kernel->getDefinition() : nullptr;
   if (!Def || !Def->hasBody() || Def->isDependentContext())
     return std::nullopt;
   SerialScan Scan;
   Scan.TraverseStmt(Def->getBody());
-  std::optional<Dim3Value> Grid = Site.Grid ? VT.evaluateDim3(Site.Grid) : std::nullopt;
-  std::optional<int64_t> Blocks = Grid ? Grid->total() : std::nullopt;
   std::string Name = Def->getNameAsString();
   if ((Blocks && *Blocks == 1) || (!Blocks && !Scan.ReadsBlockIdx)) {
     if (!Scan.Loops || Scan.Prints)
@@ -274,20 +273,6 @@ static std::optional<std::string> oneThreadMessage(const LaunchSite &Site, Value
                      "blockIdx.x * blockDim.x + threadIdx.x");
 }
 
-/// A grid of known size with at most one block per multiprocessor: every
-/// block runs at once, in one wave, and the launch takes about one block's
-/// time whatever the block's shape (a demo over ten elements, a pass over a
-/// few thousand). Idle lanes, the blocks-per-multiprocessor limit and short
-/// row pieces cost nothing there.
-bool LaunchBlockSizeCheck::fitsOneBlockPerMultiprocessor(const LaunchSite &Site,
-                                                         ValueTracker &VT) const {
-  if (!Site.Grid)
-    return false;
-  std::optional<Dim3Value> Grid = VT.evaluateDim3(Site.Grid);
-  std::optional<int64_t> Blocks = Grid ? Grid->total() : std::nullopt;
-  return Blocks && *Blocks > 0 && *Blocks <= Multiprocessors;
-}
-
 void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch");
   std::optional<LaunchSite> Site = getLaunchSite(Call);
@@ -297,6 +282,16 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<Dim3Value> Block = VT.evaluateDim3(Site->Block);
   if (!Block)
     return;
+  std::optional<int64_t> GridBlocks;
+  if (Site->Grid)
+    if (std::optional<Dim3Value> Grid = VT.evaluateDim3(Site->Grid))
+      GridBlocks = Grid->total();
+  // A grid of known size with at most one block per multiprocessor: every
+  // block runs at once, in one wave, and the launch takes about one block's
+  // time whatever the block's shape (a demo over ten elements, a pass over a
+  // few thousand). Idle lanes, the blocks-per-multiprocessor limit and short
+  // row pieces cost nothing there.
+  bool OneWave = GridBlocks && *GridBlocks > 0 && *GridBlocks <= Multiprocessors;
   clang::SourceLocation Loc = Site->Block->getBeginLoc();
   auto Emit = [&](std::string Msg, Severity Level) -> FindingBuilder {
     auto D = diag(Loc, std::move(Msg), Level);
@@ -355,11 +350,11 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       }
     }
     if (*Threads == 1) {
-      if (std::optional<std::string> Msg = oneThreadMessage(*Site, VT))
+      if (std::optional<std::string> Msg = oneThreadMessage(*Site, GridBlocks))
         Emit(*Msg, Severity::Warning);
       return;
     }
-    if (fitsOneBlockPerMultiprocessor(*Site, VT))
+    if (OneWave)
       return;
     if (*Threads % 32 != 0) {
       int64_t Lanes = *Threads % 32;
@@ -374,9 +369,8 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
     if (*Threads < MinThreads) {
       // A grid too small to give any multiprocessor MaxBlocksPerSM blocks
       // never meets the block limit: bigger blocks would only mean fewer.
-      if (std::optional<Dim3Value> Grid = VT.evaluateDim3(Site->Grid))
-        if (auto Blocks = Grid->total(); Blocks && *Blocks <= Multiprocessors * MaxBlocksPerSM)
-          return;
+      if (GridBlocks && *GridBlocks <= Multiprocessors * MaxBlocksPerSM)
+        return;
       int64_t Resident = std::min(MaxThreadsPerSM, MaxBlocksPerSM * *Threads);
       int64_t Pct = Resident * 100 / MaxThreadsPerSM;
       Emit("only " + std::to_string(*Threads) + " threads per block: at most " +
@@ -388,8 +382,7 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
-  if (Block->rank() >= 2 && Block->X && *Block->X < 32 && *Block->X > 0 &&
-      !fitsOneBlockPerMultiprocessor(*Site, VT)) {
+  if (Block->rank() >= 2 && Block->X && *Block->X < 32 && *Block->X > 0 && !OneWave) {
     const MemoryAccess *A = sectorWastingAccess(Site->Kernel, *Block->X, Ctx.facts().kernels());
     if (!A)
       return;

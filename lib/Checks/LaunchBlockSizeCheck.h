@@ -10,8 +10,6 @@
 #define CUDA_ADVISOR_CHECKS_LAUNCHBLOCKSIZECHECK_H
 
 #include "cuda-advisor/Checks/Check.h"
-#include "cuda-advisor/Analysis/Kernels.h"
-#include "cuda-advisor/Analysis/Values.h"
 
 namespace cuda_advisor::checks {
 
@@ -23,9 +21,6 @@ public:
   void storeOptions(CheckOptions &Opts) const override;
 
 private:
-  bool fitsOneBlockPerMultiprocessor(const analysis::LaunchSite &Site,
-                                     analysis::ValueTracker &VT) const;
-
   const int64_t MinThreads;      ///< Smaller blocks limit occupancy.
   const int64_t MaxBlocksPerSM;  ///< Resident block limit of the target GPU.
   const int64_t Multiprocessors; ///< Multiprocessors of the target GPU (H200: 132).

@@ -54,9 +54,12 @@ std::optional<std::string> normalizeLaunchChevrons(StringRef T) {
     size_t End = T.find(';', Open);
     StringRef Stmt = T.slice(Open, End == StringRef::npos ? T.size() : End);
     size_t Close = StringRef::npos, CloseLast = 0;
+    bool Joined = false; // Closed with ">>>" already.
     for (size_t K = Stmt.find(">>"); K != StringRef::npos; K = Stmt.find(">>", K + 1)) {
-      if (Stmt.substr(K).starts_with(">>>"))
-        break; // Already joined.
+      if (Stmt.substr(K).starts_with(">>>")) {
+        Joined = true;
+        break;
+      }
       size_t L = K + 2;
       if (L >= Stmt.size() || !isBlank(Stmt[L]))
         continue;
@@ -68,8 +71,7 @@ std::optional<std::string> normalizeLaunchChevrons(StringRef T) {
         break;
       }
     }
-    bool JoinedClose = Stmt.contains(">>>");
-    if (Close == StringRef::npos && !JoinedClose)
+    if (Close == StringRef::npos && !Joined)
       continue;
     if (!Out)
       Out = T.str();

@@ -409,10 +409,8 @@ Error NativeReader::readRecord(StringRef Type, const json::Object &O, size_t Lin
     P.Modules.push_back(std::move(M));
   } else if (Type == "overhead") {
     uint64_t Start = F.u64("start"), End = F.u64("end");
-    if (End > Start) {
-      Proc.OverheadNs += End - Start;
+    if (End > Start)
       Proc.Overheads.push_back({Start, End});
-    }
   } else if (Type == "error") {
     // The first failure of each (API, error) pair; end.first_error says which
     // one was the very first.
@@ -435,8 +433,6 @@ Error NativeReader::readEnd(const json::Object &O, size_t Line, size_t RecordsBe
   Proc.DroppedRecords = F.u64("dropped");
   Proc.FailedCalls = F.u64("failed_calls");
   uint64_t Records = F.u64("records");
-  if (Proc.OverheadNs == 0)
-    Proc.OverheadNs = F.u64("overhead_ns", false);
   if (const json::Object *First = O.getObject("first_error")) {
     Fields E(*First, "end record's first_error");
     Proc.FirstErrorApi = E.str("api").str();

@@ -237,7 +237,7 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
     llvm::sort(Ks, [&](size_t A, size_t B) { return P.Kernels[A].Start < P.Kernels[B].Start; });
     auto [WIt, New] = Waiting.try_emplace(Proc);
     if (New)
-      WIt->second = waitingCalls(Proc);
+      WIt->second = notOwnHostWork(Proc);
     const IntervalSet &Wait = WIt->second;
     const IntervalSet &Busy = Index.busy(Proc, Dev);
     size_t Pos = 0;

@@ -16,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -182,12 +183,43 @@ private:
     });
     return Out;
   }
+  /// For each piece of work of Starts (in order), whether it is the first of
+  /// its kind (kernel name, copy direction, memset) from its call stack.
+  /// Stacks compare by their frames: a trace may give every call a stack
+  /// record of its own.
+  std::vector<bool> firstRuns(llvm::ArrayRef<std::pair<uint64_t, WorkRef>> Starts) const {
+    std::map<const profile::Stack *, std::string> StackKeys;
+    auto StackKey = [&](const profile::Stack *S) -> const std::string & {
+      auto [It, New] = StackKeys.try_emplace(S);
+      if (New && S) {
+        for (uint64_t A : S->Frames)
+          It->second += ' ' + std::to_string(A);
+        if (S->Frames.empty())
+          for (const profile::StackFrame &F : S->Symbols)
+            It->second += llvm::formatv(" {0}:{1}:{2}", F.Loc.File, F.Loc.Line, F.Function).str();
+      }
+      return It->second;
+    };
+    std::set<std::string> Seen;
+    std::vector<bool> First(Starts.size());
+    for (size_t I = 0; I < Starts.size(); ++I) {
+      WorkRef W = Starts[I].second;
+      std::string Key = std::to_string(static_cast<int>(W.Kind)) + ' ';
+      if (W.Kind == WorkKind::Kernel)
+        Key += P.Kernels[W.Index].Name;
+      else if (W.Kind == WorkKind::Copy)
+        Key += copyKindName(P.Copies[W.Index].Kind);
+      Key += StackKey(Index.stackOf(W));
+      First[I] = Seen.insert(std::move(Key)).second;
+    }
+    return First;
+  }
   /// Host intervals that are not the program's own work between launches:
   /// the calls that make the host wait for the GPU, and the CUPTI overhead
   /// records (the profiler's buffers and instrumentation, the driver's lazy
   /// loading of modules on first use), which a run without the profiler, or
   /// past its warm-up, does not pay.
-  IntervalSet waitingCalls(profile::ProcessIndex Proc) const {
+  IntervalSet notOwnHostWork(profile::ProcessIndex Proc) const {
     std::vector<Interval> V;
     if (Proc < P.Processes.size())
       for (auto [Start, End] : P.Processes[Proc].Overheads)

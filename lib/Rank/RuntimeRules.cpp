@@ -376,35 +376,14 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     if (Busy.intervals().size() < 2)
       continue;
     Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
-    IntervalSet Waiting = waitingCalls(Proc);
+    IntervalSet Waiting = notOwnHostWork(Proc);
     std::vector<std::pair<uint64_t, WorkRef>> Starts = workByStart(Proc, Dev);
     // The first run of a piece of work from one call stack pays the costs
     // that happen once (a library's handle and workspace, lazy module
     // loading, a kernel chosen by autotuning, a framework's first dispatch):
     // the gap before it is warm-up, not the rhythm of a loop, and no change
     // to the loop removes it.
-    // Call stacks compare by their frames: a trace may give every call a
-    // stack record of its own.
-    std::vector<bool> FirstRun(Starts.size());
-    {
-      std::set<std::string> Seen;
-      for (size_t I = 0; I < Starts.size(); ++I) {
-        WorkRef W = Starts[I].second;
-        std::string Key = std::to_string(static_cast<int>(W.Kind)) + ' ';
-        if (W.Kind == WorkKind::Kernel)
-          Key += P.Kernels[W.Index].Name;
-        else if (W.Kind == WorkKind::Copy)
-          Key += copyKindName(P.Copies[W.Index].Kind);
-        if (const profile::Stack *S = Index.stackOf(W)) {
-          for (uint64_t A : S->Frames)
-            Key += ' ' + std::to_string(A);
-          if (S->Frames.empty())
-            for (const profile::StackFrame &F : S->Symbols)
-              Key += formatv(" {0}:{1}:{2}", F.Loc.File, F.Loc.Line, F.Function).str();
-        }
-        FirstRun[I] = Seen.insert(std::move(Key)).second;
-      }
-    }
+    std::vector<bool> FirstRun = firstRuns(Starts);
     uint64_t Idle = 0, Count = 0, Longest = 0, Saving = 0, WarmUp = 0, WarmUpSpan = 0;
     uint64_t Active = activeSpan(Id, Busy), Phases = Span.length() - Active;
     // The host's work in each gap, by the call site of the work that ended
@@ -449,8 +428,8 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
         }
     }
     // The share is of the stretch past the warm-up gaps.
-    if (Count < MinGaps ||
-        static_cast<double>(Idle) < MinShare * static_cast<double>(Active - WarmUpSpan))
+    uint64_t Steady = Active - WarmUpSpan;
+    if (Count < MinGaps || static_cast<double>(Idle) < MinShare * static_cast<double>(Steady))
       continue;
     const SourceLocation *Top = nullptr;
     uint64_t TopIdle = 0;
@@ -476,8 +455,8 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
                 "loading, more work per launch, CUDA Graphs)",
                 Count, formatDuration(Idle),
                 static_cast<int>(std::lround(100.0 * static_cast<double>(Idle) /
-                                             static_cast<double>(Active - WarmUpSpan))),
-                formatDuration(Active - WarmUpSpan), formatDuration(Longest), Gpu,
+                                             static_cast<double>(Steady))),
+                formatDuration(Steady), formatDuration(Longest), Gpu,
                 Less,
                 Top ? formatv("; {0} of it before the GPU work queued from there", formatDuration(TopIdle))
                           .str()
@@ -654,7 +633,7 @@ void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
     ProcessIndex Proc = std::get<0>(Key);
     auto [WIt, New] = Waiting.try_emplace(Proc);
     if (New)
-      WIt->second = waitingCalls(Proc);
+      WIt->second = notOwnHostWork(Proc);
     const IntervalSet &Wait = WIt->second;
     llvm::sort(Ks, [&](size_t A, size_t B) { return P.Kernels[A].Start < P.Kernels[B].Start; });
     uint64_t Launch = Model.asyncCallNs(Proc);

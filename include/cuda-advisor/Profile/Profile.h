@@ -238,7 +238,6 @@ struct Process {
   int ExitCode = 0;
   int Signal = 0;            ///< Non-zero when the program died by a signal.
   uint64_t DroppedRecords = 0;
-  uint64_t OverheadNs = 0;   ///< CUPTI overhead records, summed.
   /// The CUPTI overhead records' host intervals (start, end): the profiler's
   /// own work (activity buffers, instrumentation) and the driver's one-time
   /// work (lazy module and function loading), not the program's.
