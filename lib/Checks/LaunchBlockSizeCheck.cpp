@@ -17,8 +17,8 @@ namespace cuda_advisor::checks {
 
 LaunchBlockSizeCheck::LaunchBlockSizeCheck(StringRef Id, Severity Level, CheckContext &Ctx)
     : Check(Id, Level, Ctx), MinThreads(option("MinThreads", 64)),
-      MaxBlocksPerSM(option("MaxBlocksPerSM", 32)), MaxThreadsPerSM(option("MaxThreadsPerSM", 2048)),
-      Multiprocessors(option("Multiprocessors", 132)) {}
+      MaxBlocksPerSM(option("MaxBlocksPerSM", 32)), Multiprocessors(option("Multiprocessors", 132)),
+      MaxThreadsPerSM(option("MaxThreadsPerSM", 2048)) {}
 
 void LaunchBlockSizeCheck::storeOptions(CheckOptions &Opts) const {
   storeOption(Opts, "MinThreads", MinThreads);
