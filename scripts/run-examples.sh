@@ -11,9 +11,15 @@ build=${BUILD_DIR:-$root/build}
 examples_build=$build/examples-cc
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
 if [ -x "$nvcc" ]; then
-  # Configure only: compile_commands.json is all the analysis needs.
-  cmake -S "$root/examples" -B "$examples_build" -DCMAKE_CUDA_COMPILER="$nvcc" \
-    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  # Configure only: compile_commands.json is all the analysis needs. Under a
+  # lock: lit runs the tests that call this script in parallel, and two
+  # configures of one build folder at once break each other.
+  mkdir -p "$build"
+  (
+    flock 9
+    cmake -S "$root/examples" -B "$examples_build" -DCMAKE_CUDA_COMPILER="$nvcc" \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  ) 9>"$build/examples-cc.lock"
   db=(-p "$examples_build")
 else
   echo "run-examples: no nvcc at $nvcc: analyzing with default flags" >&2
