@@ -179,6 +179,19 @@ std::vector<const Expr *> sizingOperands(const CallExpr *Call) {
 } // namespace
 
 HotPath::HotPath(ASTContext &Ctx, ValueTracker &VT) : Ctx(Ctx), VT(VT) {}
+
+void HotPath::collectOutermostLoops(const Stmt *S, std::vector<Region> &Out) const {
+  if (!S)
+    return;
+  if (isLoop(S)) {
+    Out.push_back(regionOf(S));
+    return;
+  }
+  if (isa<LambdaExpr>(S))
+    return; // Its body is a function of its own.
+  for (const Stmt *Child : S->children())
+    collectOutermostLoops(Child, Out);
+}
 HotPath::~HotPath() = default;
 
 HotPath::Region HotPath::regionOf(const Stmt *S) const {
@@ -267,12 +280,20 @@ void HotPath::build() {
         CallSites[keyOf(Callee)].push_back(Call->getBeginLoc());
       if (!IsTimer && (IsClockCall(Call) || (Callee && TimerFunctions.count(keyOf(Callee)))))
         Timers.push_back({Call->getBeginLoc(), {Loops.begin(), Loops.end()}});
-      if (Loops.empty())
+      std::optional<LaunchSite> Launch = getLaunchSite(Call);
+      if (Loops.empty()) {
+        if (Launch)
+          F.StraightLaunches.emplace_back(SM.getExpansionLoc(Call->getBeginLoc()),
+                                          keyOf(Launch->Kernel));
         return;
+      }
       if (Callee)
         F.LoopCalls.emplace_back(SM.getExpansionLoc(Call->getBeginLoc()), keyOf(Callee));
-      if (getLaunchSite(Call))
+      if (Launch) {
         LaunchNests.emplace_back(Loops.begin(), Loops.end());
+        if (const FunctionDecl *K = keyOf(Launch->Kernel))
+          F.LoopKernels.push_back(K);
+      }
       std::vector<const Expr *> Sizing = sizingOperands(Call);
       if (Sizing.empty())
         return;
@@ -321,6 +342,8 @@ void HotPath::build() {
               F.LaunchLoops.push_back(regionOf(Loop));
             break;
           }
+      if (!F.LaunchLoops.empty())
+        collectOutermostLoops(FD->getBody(), F.Loops);
     }
     Functions.push_back(std::move(F));
   }
@@ -372,6 +395,8 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
       return {Priority::Cold,
               "in a loop over problem sizes or launch configurations (line " +
                   std::to_string(S.BeginLine) + ")"};
+  if (PriorityVerdict V = straightLineVerdict(F, Loc, Depth); V.Level == Priority::Cold)
+    return V;
   for (const Region &T : F.Timed) {
     std::string Lines = "(lines " + std::to_string(T.BeginLine) + "-" + std::to_string(T.EndLine) + ")";
     if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loc), T.Begin))
@@ -419,6 +444,36 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
   if (Result.Level != Priority::Hot && AllCold)
     Result = FirstCold;
   return Memo[F.Key] = Result;
+}
+
+/// In a function that runs once and has no timing calls, whose loops launch
+/// the program's kernels, the code outside every loop runs once around those
+/// iterations: set-up before them, results and clean-up after. A launch
+/// there of a kernel that the loops launch too is a run of the same work (a
+/// first or last step), and keeps its priority.
+PriorityVerdict HotPath::straightLineVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
+                                             unsigned Depth) {
+  if (F.LaunchLoops.empty() || !F.Timed.empty())
+    return {};
+  if (llvm::any_of(F.Loops, [&](const Region &L) { return inside(L, Loc); }))
+    return {};
+  const SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation At = SM.getExpansionLoc(Loc);
+  for (const auto &[LaunchLoc, Kernel] : F.StraightLaunches)
+    if (LaunchLoc == At && (!Kernel || llvm::is_contained(F.LoopKernels, Kernel)))
+      return {};
+  if (!runsOnce(F.Key, Depth + 1))
+    return {};
+  const Region &First = F.LaunchLoops.front(), &Last = F.LaunchLoops.back();
+  std::string Tail = " that launches the program's kernels, in code that runs once: ";
+  if (SM.isBeforeInTranslationUnit(At, First.Begin))
+    return {Priority::Cold, "before the loop at line " + std::to_string(First.BeginLine) + Tail + "set-up"};
+  if (SM.isBeforeInTranslationUnit(Last.End, At))
+    return {Priority::Cold, "after the loop at line " + std::to_string(Last.BeginLine) + Tail +
+                                "results or clean-up"};
+  return {Priority::Cold, "between the loops at lines " + std::to_string(First.BeginLine) + " and " +
+                              std::to_string(Last.BeginLine) +
+                              " that launch the program's kernels, in code that runs once"};
 }
 
 bool HotPath::runsOnce(const FunctionDecl *FD) {

@@ -13,11 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelDoublePromotionCheck.h"
+#include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Loops.h"
+#include "cuda-advisor/Analysis/TUFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
@@ -333,10 +337,12 @@ std::string joinList(const std::vector<std::string> &Items) {
 
 KernelDoublePromotionCheck::KernelDoublePromotionCheck(StringRef Id, Severity Level,
                                                        CheckContext &Ctx)
-    : Check(Id, Level, Ctx), ReportFoldable(option("ReportFoldable", 0) != 0) {}
+    : Check(Id, Level, Ctx), ReportFoldable(option("ReportFoldable", 0) != 0),
+      ReportMemoryBound(option("ReportMemoryBound", 0) != 0) {}
 
 void KernelDoublePromotionCheck::storeOptions(CheckOptions &Opts) const {
   storeOption(Opts, "ReportFoldable", ReportFoldable ? 1 : 0);
+  storeOption(Opts, "ReportMemoryBound", ReportMemoryBound ? 1 : 0);
 }
 
 void KernelDoublePromotionCheck::registerMatchers(MatchFinder &Finder) {
@@ -363,14 +369,133 @@ void KernelDoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
   DeviceFunctions.insert(FD);
 }
 
-void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
-  for (const FunctionDecl *FD : DeviceFunctions)
-    analyzeFunction(FD);
+struct KernelDoublePromotionCheck::Found {
+  const FunctionDecl *FD;
+  const Expr *Root;
+  Region R;
+};
+
+namespace {
+
+// Whether a promotion can cost time is a roofline question: the FP64 work it
+// adds (the double operations, the conversions in and out) against the
+// kernel's global memory traffic. A kernel that stays memory-bound with its
+// promotions runs no slower for them. The rates are those of the parts where
+// FP64 is scarcest (compute capability 8.6/8.9, CUDA C++ Programming Guide,
+// results per clock per multiprocessor: FP64 2, conversions between FP32
+// and FP64 16) and the memory of a GeForce RTX 4090 (1008 GB/s over 128
+// multiprocessors at 2.52 GHz: 3.1 bytes per clock per multiprocessor); on
+// an H100/H200 (FP64 64, 18 bytes per clock) a promotion that passes this
+// test may still cost nothing, one that fails it never costs.
+constexpr double FP64PerClock = 2, ConversionsPerClock = 16, BytesPerClock = 3.1;
+/// A double math function as FP64 operations: sqrt is a Newton iteration of
+/// about ten, exp and sin a polynomial of about twenty, pow some sixty.
+constexpr double MathFunctionOps = 20;
+/// A loop whose trip count is not a constant counts this many iterations, for
+/// the FP64 work and the memory traffic alike.
+constexpr double UnknownTrips = 8;
+
+double clocksOf(const KernelDoublePromotionCheck::Region &R) {
+  double Ops = R.Ops + MathFunctionOps * R.MathCalls.size();
+  double Conversions = R.Promoted + 1; // Each widened float, and the result back.
+  return Ops / FP64PerClock + Conversions / ConversionsPerClock;
 }
 
-void KernelDoublePromotionCheck::analyzeFunction(const FunctionDecl *FD) {
+} // namespace
+
+double KernelDoublePromotionCheck::weightIn(const Stmt *S, const FunctionDecl *FD) {
+  ASTContext &AST = Ctx.ast();
+  double W = 1;
+  const Stmt *Body = FD->getBody();
+  DynTypedNodeList Parents = AST.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || P == Body)
+      break;
+    if (isLoop(P)) {
+      std::optional<int64_t> Trips = constantTripCount(P, Ctx.facts().values());
+      W *= Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
+    }
+    Parents = AST.getParents(*P);
+  }
+  return W;
+}
+
+double KernelDoublePromotionCheck::callWeight(const FunctionDecl *FD, unsigned Depth) {
+  if (isKernel(FD) || Depth > 4)
+    return 1;
+  kernelsReaching(FD); // Builds the call sites.
+  double W = 1;
+  auto It = CallSites.find(FD->getCanonicalDecl());
+  if (It == CallSites.end())
+    return W;
+  for (const auto &[Call, Caller] : It->second)
+    if (Caller != FD)
+      W = std::max(W, weightIn(Call, Caller) * callWeight(Caller, Depth + 1));
+  return W;
+}
+
+bool KernelDoublePromotionCheck::fp64CanMatter(const FunctionDecl *K, const std::vector<Found> &All) {
+  if (auto It = MattersMemo.find(K); It != MattersMemo.end())
+    return It->second;
+  const KernelSummary *S = Ctx.facts().kernels().summaryOf(K);
+  if (!S)
+    return MattersMemo[K] = true;
+  double Bytes = 0;
+  for (const MemoryAccess &A : S->Accesses) {
+    MemorySpace Space = A.Address.Root.Space;
+    if (Space != MemorySpace::Global && Space != MemorySpace::Unknown)
+      continue;
+    if (A.Kind == AccessKind::Atomic)
+      continue;
+    double W = 1;
+    for (const Stmt *L : A.Loops) {
+      std::optional<int64_t> Trips = constantTripCount(L, Ctx.facts().values());
+      W *= Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
+    }
+    double Size = A.SizeBytes ? A.SizeBytes : 4;
+    Bytes += Size * W * (A.Kind == AccessKind::LoadStore ? 2 : 1);
+  }
+  // The FP64 work of K and of every device function it reaches.
+  double Clocks = 0;
+  for (const Found &F : All) {
+    bool Reaches = F.FD == K || llvm::is_contained(kernelsReaching(F.FD), K);
+    if (Reaches)
+      Clocks += clocksOf(F.R) * weightIn(F.Root, F.FD) * callWeight(F.FD, 0);
+  }
+  return MattersMemo[K] = Clocks >= Bytes / BytesPerClock;
+}
+
+void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
+  std::vector<Found> All;
+  for (const FunctionDecl *FD : DeviceFunctions)
+    analyzeFunction(FD, All);
+  for (const Found &F : All) {
+    // Device code no kernel of this file reaches (a library's helper, a
+    // lambda passed to a template): its memory traffic is not known.
+    std::vector<const FunctionDecl *> Kernels;
+    if (isKernel(F.FD))
+      Kernels.push_back(F.FD);
+    else if (isExplicitDeviceCode(F.FD))
+      Kernels = kernelsReaching(F.FD);
+    if (!ReportMemoryBound && !Kernels.empty() &&
+        llvm::none_of(Kernels, [&](const FunctionDecl *K) { return fp64CanMatter(K, All); }))
+      continue;
+    report(F.FD, F.Root, F.R);
+  }
+}
+
+void KernelDoublePromotionCheck::analyzeFunction(const FunctionDecl *FD, std::vector<Found> &Out) {
   ASTContext &AST = Ctx.ast();
   bool Device = isExplicitDeviceCode(FD);
+  auto Collect = [&](const Expr *Root, Region &R, bool Foldable) {
+    if (R.RealDouble || R.Promoted == 0)
+      return;
+    if (R.Literals.empty() && R.Constants.empty() && R.MathCalls.empty())
+      return;
+    if (!Foldable || ReportFoldable)
+      Out.push_back({FD, Root, R});
+  };
   // Host functions may hold __device__ lambdas (extended lambdas).
   if (!Device) {
     struct LambdaFinder : RecursiveASTVisitor<LambdaFinder> {
@@ -383,18 +508,11 @@ void KernelDoublePromotionCheck::analyzeFunction(const FunctionDecl *FD) {
       }
     } LF;
     LF.TraverseStmt(FD->getBody());
-    for (const LambdaExpr *LE : LF.Found) {
-      SinkFinder(AST, [&](const Expr *Root, Region &R, bool Foldable) {
-        if (!Foldable || ReportFoldable)
-          report(FD, Root, R);
-      }).TraverseStmt(LE->getBody());
-    }
+    for (const LambdaExpr *LE : LF.Found)
+      SinkFinder(AST, Collect).TraverseStmt(LE->getBody());
     return;
   }
-  SinkFinder(AST, [&](const Expr *Root, Region &R, bool Foldable) {
-    if (!Foldable || ReportFoldable)
-      report(FD, Root, R);
-  }).TraverseStmt(FD->getBody());
+  SinkFinder(AST, Collect).TraverseStmt(FD->getBody());
 }
 
 std::vector<const FunctionDecl *>
@@ -405,9 +523,13 @@ KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
       const FunctionDecl *Caller = nullptr;
       llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> *Out = nullptr;
       bool shouldVisitLambdaBody() const { return true; }
+      llvm::DenseMap<const FunctionDecl *, std::vector<std::pair<const CallExpr *, const FunctionDecl *>>>
+          *Sites = nullptr;
       bool VisitCallExpr(CallExpr *CE) {
-        if (const FunctionDecl *Callee = CE->getDirectCallee())
+        if (const FunctionDecl *Callee = CE->getDirectCallee()) {
           (*Out)[Callee->getCanonicalDecl()].push_back(Caller);
+          (*Sites)[Callee->getCanonicalDecl()].push_back({CE, Caller});
+        }
         return true;
       }
     };
@@ -415,6 +537,7 @@ KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
       CallFinder CF;
       CF.Caller = F;
       CF.Out = &Callers;
+      CF.Sites = &CallSites;
       CF.TraverseStmt(F->getBody());
     }
   }

@@ -14,6 +14,7 @@
 #include "llvm/ADT/SetVector.h"
 
 namespace clang {
+class CallExpr;
 class Expr;
 }
 
@@ -30,17 +31,34 @@ public:
   struct Region; // One float computation carried out in double.
 
 private:
-  void analyzeFunction(const clang::FunctionDecl *FD);
+  struct Found;
+  void analyzeFunction(const clang::FunctionDecl *FD, std::vector<Found> &Out);
+  /// Loop weight of S in FD: the product of the constant trip counts of the
+  /// loops around it (UnknownTrips for a loop without one).
+  double weightIn(const clang::Stmt *S, const clang::FunctionDecl *FD);
+  /// The largest loop weight of FD's call sites, through its callers up to
+  /// a kernel (1 for a kernel).
+  double callWeight(const clang::FunctionDecl *FD, unsigned Depth);
+  /// Whether the FP64 work of the promotions reached from kernel K could
+  /// outlast its global memory traffic (see the .cpp).
+  bool fp64CanMatter(const clang::FunctionDecl *K, const std::vector<Found> &All);
   void report(const clang::FunctionDecl *FD, const clang::Expr *Root, const Region &R);
   std::vector<const clang::FunctionDecl *> kernelsReaching(const clang::FunctionDecl *FD);
 
   /// Also report a single `x * 2.5` whose constant is exact in float and whose
   /// result is rounded to float at once: nvcc evaluates that in float anyway.
   const bool ReportFoldable;
+  /// Also report promotions in kernels whose global memory traffic outlasts
+  /// their FP64 work even where FP64 is scarcest (they stay memory-bound).
+  const bool ReportMemoryBound;
   llvm::SetVector<const clang::FunctionDecl *> DeviceFunctions;
   llvm::DenseSet<unsigned> Reported; ///< Raw locations of reported causes.
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callers;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>>>
+      CallSites;
   bool CallersBuilt = false;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> MattersMemo;
 };
 
 } // namespace cuda_advisor::checks

@@ -1,11 +1,15 @@
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' %s -- -x cuda -std=c++17 \
+// The spelling of causes, fixes and sinks; the kernels here are toys that
+// stay memory-bound, so ReportMemoryBound is on (the roofline gate has its own
+// test, kernel-double-promotion-intensity.cu).
+// RUN: echo "{CheckOptions: {kernel-double-promotion.ReportMemoryBound: 1}}" > %t.all.yaml
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' --config %t.all.yaml %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // The bundled CUDA declarations (no toolkit) give the same findings.
-// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,kernel-double-promotion' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,kernel-double-promotion' --config %t.all.yaml %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
-// RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' --format json %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' --config %t.all.yaml --format json %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --check-prefix=JSON
-// RUN: echo "{CheckOptions: {kernel-double-promotion.ReportFoldable: 1}}" > %t.yaml
+// RUN: echo "{CheckOptions: {kernel-double-promotion.ReportFoldable: 1, kernel-double-promotion.ReportMemoryBound: 1}}" > %t.yaml
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,kernel-double-promotion' --config %t.yaml %s \
 // RUN:   -- -x cuda -std=c++17 | FileCheck %s --check-prefix=FOLD
 // REQUIRES: cuda

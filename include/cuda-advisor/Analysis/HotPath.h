@@ -71,6 +71,12 @@ private:
     std::vector<Region> LaunchLoops;
     /// Calls in loops: expansion location of the call and its callee's key.
     std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> LoopCalls;
+    /// The outermost loops of the body, launching or not.
+    std::vector<Region> Loops;
+    /// Kernels launched inside LaunchLoops.
+    std::vector<const clang::FunctionDecl *> LoopKernels;
+    /// Launches outside every loop: expansion location and kernel (may be null).
+    std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> StraightLaunches;
   };
 
   void build();
@@ -78,6 +84,9 @@ private:
   const FunctionFacts *functionAt(clang::SourceLocation Loc) const;
   PriorityVerdict verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth);
   PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
+  PriorityVerdict straightLineVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
+                                      unsigned Depth);
+  void collectOutermostLoops(const clang::Stmt *S, std::vector<Region> &Out) const;
   const FunctionFacts *factsOf(const clang::FunctionDecl *Key) const;
   Region regionOf(const clang::Stmt *S) const;
   bool inside(const Region &R, clang::SourceLocation Loc) const;
