@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -97,10 +98,11 @@ bool sameEachIteration(const Expr *E, const Stmt *Loop) {
 
 /// S leaves the enclosing loop on every path: break, return, throw, a call
 /// to a function that does not return, or an if/else or block that does.
-bool alwaysLeaves(const Stmt *S) {
+/// Inside a switch, `break` leaves the switch only (BreakLeaves false).
+bool alwaysLeaves(const Stmt *S, bool BreakLeaves = true) {
   if (!S)
     return false;
-  if (isa<BreakStmt, ReturnStmt, CXXThrowExpr>(S))
+  if (isa<ReturnStmt, CXXThrowExpr>(S) || (BreakLeaves && isa<BreakStmt>(S)))
     return true;
   if (const auto *E = dyn_cast<Expr>(S)) {
     if (const auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
@@ -109,11 +111,12 @@ bool alwaysLeaves(const Stmt *S) {
     return isa<CXXThrowExpr>(E->IgnoreParenImpCasts());
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S))
-    return llvm::any_of(CS->body(), alwaysLeaves);
+    return llvm::any_of(CS->body(), [&](const Stmt *B) { return alwaysLeaves(B, BreakLeaves); });
   if (const auto *If = dyn_cast<IfStmt>(S))
-    return If->getElse() && alwaysLeaves(If->getThen()) && alwaysLeaves(If->getElse());
+    return If->getElse() && alwaysLeaves(If->getThen(), BreakLeaves) &&
+           alwaysLeaves(If->getElse(), BreakLeaves);
   if (const auto *L = dyn_cast<LabelStmt>(S))
-    return alwaysLeaves(L->getSubStmt());
+    return alwaysLeaves(L->getSubStmt(), BreakLeaves);
   return false;
 }
 
@@ -130,15 +133,49 @@ const Stmt *loopBody(const Stmt *Loop); // Defined below.
 
 /// `cudaSetDevice(x)` with a non-constant x directly in S (not in a nested
 /// loop or lambda).
+bool isSetDevice(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && FD->getName() == "cudaSetDevice";
+}
+
+/// The parameter of FD that FD passes to cudaSetDevice in its own body
+/// (`void set_device(int d) { ... cudaSetDevice(d); }`), if any.
+const ParmVarDecl *deviceParameter(const FunctionDecl *FD) {
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Def->getNumParams() == 0)
+    return nullptr;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ParmVarDecl *Found = nullptr;
+    bool VisitCallExpr(CallExpr *C) {
+      if (isSetDevice(C->getDirectCallee()) && C->getNumArgs() == 1)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(C->getArg(0)->IgnoreParenImpCasts()))
+          if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+            Found = P;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Def->getBody());
+  return F.Found;
+}
+
+bool isConstantArgument(const Expr *E, const ASTContext &Ctx) {
+  return E->isValueDependent() || E->isIntegerConstantExpr(Ctx);
+}
+
 bool selectsDevice(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S) || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
     return false;
-  if (const auto *C = dyn_cast<CallExpr>(S))
-    if (const FunctionDecl *FD = C->getDirectCallee();
-        FD && FD->getIdentifier() && FD->getName() == "cudaSetDevice" && C->getNumArgs() == 1 &&
-        !C->getArg(0)->isValueDependent() &&
-        !C->getArg(0)->isIntegerConstantExpr(FD->getASTContext()))
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (isSetDevice(FD) && C->getNumArgs() == 1 &&
+        !isConstantArgument(C->getArg(0), FD->getASTContext()))
       return true;
+    // A project's wrapper: ggml_cuda_set_device(devices[i]).
+    if (FD && !isSetDevice(FD) && !isa<CXXMethodDecl>(FD))
+      if (const ParmVarDecl *P = deviceParameter(FD);
+          P && P->getFunctionScopeIndex() < C->getNumArgs() &&
+          !isConstantArgument(C->getArg(P->getFunctionScopeIndex()), FD->getASTContext()))
+        return true;
+  }
   return llvm::any_of(S->children(), selectsDevice);
 }
 
@@ -187,18 +224,49 @@ public:
     if (!S || isa<LambdaExpr>(S))
       return;
     bool Loop = isLoop(S) && repeatsWork(S);
-    if (Loop)
+    if (Loop) {
       Stack.push_back(S);
+      InSwitch.push_back(false);
+    }
+    bool Switch = isa<SwitchStmt>(S) && !Stack.empty() && !InSwitch.back();
+    if (Switch)
+      InSwitch.back() = true;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       F(CE, Stack);
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       walkIf(If);
+    } else if (isExitPath(S)) {
+      // `if (err) { release(p); return; }` inside the loop: the block runs at
+      // most once per run of the loop, on its way out (of every loop, for a
+      // return).
+      size_t Keep = alwaysLeaves(S, /*BreakLeaves=*/false) ? 0 : Stack.size() - 1;
+      std::vector<const Stmt *> SavedStack(Stack.begin() + Keep, Stack.end());
+      std::vector<bool> SavedSwitch(InSwitch.begin() + Keep, InSwitch.end());
+      Stack.resize(Keep);
+      InSwitch.resize(Keep);
+      for (const Stmt *Child : S->children())
+        walk(Child);
+      Stack.insert(Stack.end(), SavedStack.begin(), SavedStack.end());
+      InSwitch.insert(InSwitch.end(), SavedSwitch.begin(), SavedSwitch.end());
     } else {
       for (const Stmt *Child : S->children())
         walk(Child);
     }
-    if (Loop)
+    if (Switch)
+      InSwitch.back() = false;
+    if (Loop) {
       Stack.pop_back();
+      InSwitch.pop_back();
+    }
+  }
+
+  /// A block inside the innermost loop (not its body) that leaves the loop
+  /// on every path and holds no `continue` of it.
+  bool isExitPath(const Stmt *S) const {
+    const auto *CS = dyn_cast<CompoundStmt>(S);
+    if (!CS || Stack.empty() || loopBody(Stack.back()) == S)
+      return false;
+    return alwaysLeaves(CS, /*BreakLeaves=*/!InSwitch.back()) && !continuesLoop(CS);
   }
 
   /// The then-branch of `if (iter == 0)` runs on one iteration of the
@@ -216,14 +284,19 @@ public:
         walk(Child);
     size_t Index = Guarded - Stack.begin();
     const Stmt *L = *Guarded;
+    bool Sw = InSwitch[Index];
     Stack.erase(Stack.begin() + Index);
+    InSwitch.erase(InSwitch.begin() + Index);
     walk(If->getThen());
     Stack.insert(Stack.begin() + Index, L);
+    InSwitch.insert(InSwitch.begin() + Index, Sw);
   }
 
 private:
   llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F;
   std::vector<const Stmt *> Stack;
+  /// Per loop of Stack: whether the walk is inside a switch within it.
+  std::vector<bool> InSwitch;
 };
 
 bool contains(const Stmt *Outer, SourceLocation L, const SourceManager &SM) {

@@ -1,0 +1,89 @@
+// transfer-in-loop: work on a loop's way out, and loops over devices through
+// a project's own set-device wrapper.
+// - A block inside the loop that leaves it on every path (`if (err) {
+//   release(p); return nullptr; }`, `{ cudaFree(tmp); break; }`) runs at most
+//   once per run of the loop: not reported. A block that only may leave (an
+//   `if` without a return on every path), or whose `break` leaves a switch,
+//   still runs on every iteration: reported.
+// - `set_device(devs[i])`, a function that passes its parameter to
+//   cudaSetDevice, makes each iteration another device's set-up, as
+//   cudaSetDevice(devs[i]) does; a wrapper called with a constant does not.
+// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+#include <cstdlib>
+
+struct Pipeline { float *dev[8]; float *host; int n; };
+
+void pipelineFree(Pipeline *p) {
+  for (int i = 0; i < p->n; ++i)
+    cudaFree(p->dev[i]);
+  cudaFreeHost(p->host);
+}
+
+Pipeline *pipelineInit(int n, size_t bytes) {
+  Pipeline *p = new Pipeline{};
+  p->n = n;
+  for (int i = 0; i < n; ++i) {
+    if (cudaMalloc(&p->dev[i], bytes) != cudaSuccess) {
+      pipelineFree(p); // Error path: once, then return.
+      return nullptr;
+    }
+  }
+  return p;
+}
+
+void step(float *d, const float *h, size_t bytes, int iters) {
+  for (int it = 0; it < iters; ++it) {
+    float *tmp;
+    cudaMalloc(&tmp, bytes);
+    // CHECK: :[[@LINE-1]]:5: warning: cudaMalloc allocates on every iteration
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration
+    cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+    if (d[0] > 1.0f) {
+      cudaFree(tmp); // Leaves through break: once.
+      break;
+    }
+    if (h[0] < 0.0f) {
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration
+      cudaMemcpy((void *)h, d, bytes, cudaMemcpyDeviceToHost); // May fall through: every iteration.
+      if (h[1] < 0.0f)
+        return;
+    }
+    switch (it % 3) {
+    case 0: {
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration
+      cudaMemcpy(tmp, h, bytes, cudaMemcpyHostToDevice); // `break` leaves the switch, not the loop.
+      break;
+    }
+    default:
+      break;
+    }
+    // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration
+    cudaFree(tmp);
+  }
+}
+
+// A project's set-device wrapper.
+static void set_device(int device) { cudaSetDevice(device); }
+
+void perDevice(const int *devs, int n, float **bufs, const float *h, size_t bytes) {
+  for (int i = 0; i < n; ++i) {
+    set_device(devs[i]);
+    float *scratch;
+    cudaMalloc(&scratch, bytes);
+    cudaMemcpy(bufs[i], h, bytes, cudaMemcpyHostToDevice);
+    cudaFree(scratch);
+  }
+  // The same wrapper with a constant: one device, every iteration repeats.
+  for (int i = 0; i < n; ++i) {
+    set_device(0);
+    float *scratch;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMalloc allocates on every iteration
+    cudaMalloc(&scratch, bytes);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration
+    cudaFree(scratch);
+  }
+}
