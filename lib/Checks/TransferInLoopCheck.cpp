@@ -15,6 +15,8 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 
+#include "llvm/ADT/StringSet.h"
+
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace cuda_advisor::analysis;
@@ -406,6 +408,29 @@ std::optional<CopyKind> directionOf(const CallExpr *Call, const ApiInfo &Api, AS
   if (Dev(Src) && Dev(Dst))
     return CopyKind::DeviceToDevice;
   return std::nullopt;
+}
+
+/// The distinct streams (by spelling) that the asynchronous copies directly
+/// in Loop name: a pipeline unrolled by hand over two or more streams
+/// (`cudaMemcpyAsync(d0, h + i, n, H2D, s0); ... cudaMemcpyAsync(d1, h + i + n,
+/// n, H2D, s1);`) is the overlapped form of its chunks' copies.
+static unsigned asyncCopyStreams(const Stmt *Loop) {
+  llvm::StringSet<> Streams;
+  forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *> Loops) {
+    if (Loops.empty() || Loops.front() != Loop)
+      return;
+    std::optional<ApiInfo> Api = classifyApiCall(C);
+    if (!Api || Api->Kind != ApiKind::CopyAsync)
+      return;
+    if (const Expr *S = streamArgument(C, *Api)) {
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      S->IgnoreParenImpCasts()->printPretty(OS, nullptr, PrintingPolicy(LangOptions()));
+      if (Text != "0" && Text != "nullptr" && Text != "NULL" && Text != "cudaStreamDefault")
+        Streams.insert(Text);
+    }
+  });
+  return Streams.size();
 }
 
 /// A stream argument that names another stream on each iteration:
@@ -988,7 +1013,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     // Chunks of a multi-stream pipeline (a stream that changes from one
     // iteration to the next) are already the overlapped form of the copy.
     if (const Expr *Stream = streamArgument(Call, Api);
-        Stream && Inv != Invariance::Invariant && changesPerIteration(Stream, Loop, VT))
+        Stream && Inv != Invariance::Invariant &&
+        (changesPerIteration(Stream, Loop, VT) || asyncCopyStreams(Loop) >= 2))
       return;
     // A ring or all-to-all of peer copies: each iteration another device pair.
     if (StringRef(Api.Name).contains("Peer") && Call->getNumArgs() > 3 &&
