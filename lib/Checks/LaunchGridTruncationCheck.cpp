@@ -78,10 +78,21 @@ static bool isBlockMember(const Expr *T, const Expr *Block, unsigned I) {
 }
 
 /// n + t - 1, n + (t - 1), t - 1 + n, (n + 255) with t == 256, ...: any
-/// additive dividend is taken as rounded (precision over recall).
-static bool isAdditive(const Expr *E) {
+/// additive dividend is taken as rounded (precision over recall), except a
+/// constant taken off a value that is not itself a sum: `(cols - 2) / t`
+/// (the interior of an image) truncates as `cols / t` does.
+static bool isAdditive(const Expr *E, ASTContext &Ctx) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
-  return BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub);
+  if (!BO || (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub))
+    return false;
+  if (BO->getOpcode() == BO_Sub) {
+    const auto *L = dyn_cast<BinaryOperator>(strip(BO->getLHS()));
+    bool LeftIsSum = L && (L->getOpcode() == BO_Add || L->getOpcode() == BO_Sub);
+    std::optional<llvm::APSInt> C = strip(BO->getRHS())->getIntegerConstantExpr(Ctx);
+    if (!LeftIsSum && C && !C->isNegative())
+      return false;
+  }
+  return true;
 }
 
 /// The kernel reads gridDim: a grid-stride loop covers any n with any grid.
@@ -155,7 +166,7 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Div || Div->getOpcode() != BO_Div || !Div->getType()->isIntegerType())
       continue;
     const Expr *N = Div->getLHS(), *T = Div->getRHS();
-    if (isAdditive(N))
+    if (isAdditive(N, AST))
       continue;
     const Expr *B = blockComponent(Site->Block, I, VT);
     if ((!B || !sameValue(T, B, VT)) && !isBlockMember(T, Site->Block, I))

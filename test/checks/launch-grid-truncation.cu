@@ -162,3 +162,17 @@ void padded(float *d, int nel, int rows) {
   dim3 block(16, 16);
   add<<<dim3(m / block.x, n / block.y), block>>>(d, m * n);
 }
+
+// A constant taken off a value that is not a sum truncates as the value does:
+// the interior of an image, (cols - 2) / threads. A sum minus a constant is
+// the rounding idiom, (n + t) - 1.
+void interior(float *d, int rows, int cols, int threads) {
+  // CHECK: :[[@LINE+2]]:16: warning: grid of (cols - 2) / threads blocks drops the last (cols - 2) % threads elements
+  // CHECK: :[[@LINE+1]]:38: warning: grid of (rows - 2) / threads blocks drops the last (rows - 2) % threads elements
+  dim3 dimGrid((cols - 2) / threads, (rows - 2) / threads);
+  dim3 dimBlock(threads, threads);
+  add<<<dimGrid, dimBlock>>>(d, rows * cols);
+  add<<<(cols + 256 - 1) / 256, 256>>>(d, cols);
+  add<<<(cols + 256 - 1 - 0) / 256, 256>>>(d, cols);
+  add<<<(cols - threads) / 256, 256>>>(d, cols);
+}
