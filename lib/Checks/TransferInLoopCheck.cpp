@@ -1080,9 +1080,22 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   ValueTracker &VT = Ctx.facts().values();
   // `for (auto &dev : devices) setUp(dev)`: a helper that allocates or frees
   // a different object on each iteration is set-up or tear-down.
-  if (isAllocation(R.Api.Kind) && llvm::any_of(Call->arguments(), [&](const Expr *A) {
-        return invarianceIn(A, Loop, VT) == Invariance::Varies;
-      }))
+  // A member call on another element each iteration: `bufs[i].free()`.
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = MC->getImplicitObjectArgument();
+  auto Varies = [&](const Expr *A) { return invarianceIn(A, Loop, VT) == Invariance::Varies; };
+  auto OtherElement = [&](const Expr *O) {
+    O = O->IgnoreParenImpCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(O))
+      return Varies(AS->getIdx());
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(O);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return Varies(OC->getArg(1));
+    return false;
+  };
+  if (isAllocation(R.Api.Kind) &&
+      (llvm::any_of(Call->arguments(), Varies) || (Object && OtherElement(Object))))
     return;
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(R.Api.Name); Arg && *Arg < R.ApiCall->getNumArgs())

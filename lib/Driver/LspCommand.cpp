@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Driver/LspCommand.h"
+#include "cuda-advisor/Core/ConfigFiles.h"
 #include "cuda-advisor/Driver/Analyze.h"
 #include "cuda-advisor/Driver/Driver.h"
 #include "cuda-advisor/Lsp/Server.h"
@@ -35,7 +36,10 @@ CLI::App *addLspCommand(CLI::App &App, LspOptions &Opts) {
                   "prepend this argument to every compile command")
       ->allow_extra_args(false);
   Cmd->add_option("--checks", Opts.Checks, "glob list of checks to run: '-*,transfer-*'");
-  Cmd->add_option("--config", Opts.ConfigFile, "YAML configuration file");
+  Cmd->add_option("--config", Opts.ConfigFile,
+                  "configuration as YAML, as the analysis command takes it: "
+                  "--config='{Checks: \"-*,sync-*\"}' (a file name is still accepted)");
+  Cmd->add_option("--config-file", Opts.ConfigFilePath, "configuration file (YAML)");
   Cmd->add_option("--cuda-path", Opts.CudaPath, "the CUDA installation to parse against");
   Cmd->add_flag("--device-pass", Opts.DevicePass, "also parse each file for the device");
   Cmd->add_option("-j,--jobs", Opts.Jobs, "files analyzed at once (default: all cores)");
@@ -57,8 +61,21 @@ int runLsp(const LspOptions &Opts, const char *Argv0) {
     return ExitInputError;
   };
   lsp::ServerOptions S;
-  if (!Opts.ConfigFile.empty()) {
-    auto Loaded = loadConfigFile(Opts.ConfigFile, S.Cfg);
+  // --config takes YAML text, or a file name as it used to; --config-file a file.
+  StringRef Inline = Opts.ConfigFile;
+  bool InlineIsPath = !Inline.empty() && !Inline.contains(':') && !Inline.contains('{') &&
+                      !Inline.contains('\n');
+  if (InlineIsPath && !Opts.ConfigFilePath.empty())
+    return Error("--config names a file and --config-file another: give one");
+  std::string File = InlineIsPath ? Opts.ConfigFile : Opts.ConfigFilePath;
+  if (!File.empty()) {
+    auto Loaded = loadConfigFile(File, S.Cfg);
+    if (!Loaded)
+      return Error(toString(Loaded.takeError()));
+    S.Cfg = std::move(*Loaded);
+  }
+  if (!Inline.empty() && !InlineIsPath) {
+    auto Loaded = loadConfigText(Inline, "--config", S.Cfg);
     if (!Loaded)
       return Error(toString(Loaded.takeError()));
     S.Cfg = std::move(*Loaded);

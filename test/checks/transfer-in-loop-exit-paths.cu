@@ -87,3 +87,24 @@ void perDevice(const int *devs, int n, float **bufs, const float *h, size_t byte
     cudaFree(scratch);
   }
 }
+
+// A helper that frees or allocates, called on another object each iteration
+// (the object of a member call counts as an argument): tear-down, not
+// repetition. The same object every iteration is the scratch pattern.
+struct HostBuffer {
+  float *ptr = nullptr;
+  void alloc(size_t bytes) { cudaMallocHost(&ptr, bytes); }
+  void free() { cudaFreeHost(ptr); }
+};
+void tearDown(HostBuffer *bufs, int n) {
+  for (int i = 0; i < n; ++i)
+    bufs[i].free();
+}
+void scratch(HostBuffer &tmp, int iters, size_t bytes) {
+  for (int it = 0; it < iters; ++it) {
+    // CHECK: :[[@LINE+1]]:5: warning: 'alloc' calls cudaMallocHost and runs on every iteration
+    tmp.alloc(bytes);
+    // CHECK: :[[@LINE+1]]:5: warning: 'free' calls cudaFreeHost and runs on every iteration
+    tmp.free();
+  }
+}

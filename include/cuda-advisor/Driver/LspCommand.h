@@ -19,6 +19,7 @@ struct LspOptions {
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   std::string Checks;
   std::string ConfigFile;
+  std::string ConfigFilePath; ///< --config-file.
   std::string CudaPath;
   bool DevicePass = false;
   unsigned Jobs = 0;
