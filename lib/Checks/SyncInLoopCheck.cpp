@@ -20,6 +20,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -35,6 +36,24 @@ using namespace cuda_advisor::analysis;
 namespace cuda_advisor::checks {
 
 namespace {
+
+/// S is in the then-branch of an `if` whose condition holds on at most one
+/// iteration of Loop (holdsOnOneIteration), inside Loop.
+bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
+  const Stmt *Child = S;
+  DynTypedNodeList Parents = AST.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || P == Loop)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && If->getThen() == Child && holdsOnOneIteration(If->getCond(), Loop))
+      return true;
+    Child = P;
+    Parents = AST.getParents(*P);
+  }
+  return false;
+}
 
 bool isCudaRuntimeFunction(const FunctionDecl *FD, CheckContext &CC) {
   return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") && CC.isLibraryCode(FD);
@@ -171,6 +190,13 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
         Out.Syncs.push_back({C, Api ? Api->Name : "a synchronization"});
       continue;
     case HostCallKind::Timing:
+      // `if (iter == 1) { sync(); t0 = wtime(); }`: the clock is read on one
+      // iteration (the start of the timed iterations), and the syncs of the
+      // others are not part of any measurement.
+      if (isLoop(Scope) && onOneIterationOf(C, Scope, AST))
+        continue;
+      if (Out.Consumer.empty())
+        Out.ConsumerIsTiming = true;
       Consumes("timing");
       continue;
     case HostCallKind::HostComm:
@@ -213,8 +239,13 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       continue;
     }
     const Summary &S = summaryOf(Def, Depth + 1);
-    if (!S.Consumer.empty())
+    bool OneIterationTimer = S.ConsumerIsTiming && !S.Work && S.Syncs.empty() && isLoop(Scope) &&
+                             onOneIterationOf(C, Scope, AST);
+    if (!S.Consumer.empty() && !OneIterationTimer) {
+      if (Out.Consumer.empty())
+        Out.ConsumerIsTiming = S.ConsumerIsTiming;
       Consumes("'" + FD->getNameAsString() + "' may need it (" + S.Consumer + ")");
+    }
     if (S.Work) {
       if (!Out.Work)
         Out.Work = C;

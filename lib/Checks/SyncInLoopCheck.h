@@ -34,6 +34,8 @@ public:
     std::vector<std::pair<const clang::CallExpr *, std::string>> Syncs;
     /// Why the host may need to wait (empty: nothing found).
     std::string Consumer;
+    /// Consumer is a clock read (a timer helper).
+    bool ConsumerIsTiming = false;
   };
 
 private:
