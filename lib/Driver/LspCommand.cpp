@@ -82,6 +82,11 @@ int runLsp(const LspOptions &Opts, const char *Argv0) {
   }
   if (!Opts.Checks.empty())
     S.Cfg.Checks = Opts.Checks;
+  // Neither given: each file's .cuda-advisor.yaml files, --checks appended.
+  if (File.empty() && Inline.empty()) {
+    S.ConfigFiles = true;
+    S.CommandLine.Checks = Opts.Checks;
+  }
   if (!Opts.CompileCommandsDir.empty() && !sys::fs::is_directory(Opts.CompileCommandsDir))
     return Error(Opts.CompileCommandsDir +
                  ": no such directory (given with --compile-commands-dir)");

@@ -42,6 +42,18 @@ private:
 BufferResult analyzeBuffer(const ServerOptions &Opts, const std::string &Path,
                            const std::string &Text, const std::atomic<bool> &Cancel) {
   BufferResult Out;
+  Config Cfg = Opts.Cfg;
+  if (Opts.ConfigFiles) {
+    // A provider per buffer: buffers are analyzed on several threads, and
+    // the files are small and may have changed since the last analysis.
+    ConfigProvider Provider(Opts.CommandLine);
+    llvm::Expected<Config> Loaded = Provider.configFor(Path);
+    if (!Loaded) {
+      Out.Problem = llvm::toString(Loaded.takeError());
+      return Out;
+    }
+    Cfg = std::move(*Loaded);
+  }
   frontend::RunnerOptions RO;
   if (Opts.FixedFlags)
     RO.FixedFlags = Opts.FixedFlags;
@@ -59,7 +71,7 @@ BufferResult analyzeBuffer(const ServerOptions &Opts, const std::string &Path,
   frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
                                           bool DevicePass) -> std::unique_ptr<clang::ASTConsumer> {
     return std::make_unique<CancellableConsumer>(
-        checks::makeCheckConsumer(Opts.Cfg, R.Findings, Opts.ResourceDir, DevicePass), Cancel);
+        checks::makeCheckConsumer(Cfg, R.Findings, Opts.ResourceDir, DevicePass), Cancel);
   };
   auto Results = frontend::runOnFiles({Path}, RO, Factory);
   if (Cancel.load()) {
@@ -82,7 +94,7 @@ BufferResult analyzeBuffer(const ServerOptions &Opts, const std::string &Path,
   std::vector<Finding> Findings = std::move(R.Findings);
   sortAndUniqueFindings(Findings);
   if (Opts.Profile)
-    rank::rankFindings(Findings, *Opts.Profile, Opts.Cfg, rank::RankOptions());
+    rank::rankFindings(Findings, *Opts.Profile, Cfg, rank::RankOptions());
   // Only what the editor can show on this buffer: header findings belong to
   // their own buffers, runtime findings without a source to the report.
   for (Finding &F : Findings)

@@ -10,6 +10,7 @@
 #define CUDA_ADVISOR_LSP_SERVER_H
 
 #include "cuda-advisor/Core/Config.h"
+#include "cuda-advisor/Core/ConfigFiles.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -26,6 +27,11 @@ namespace cuda_advisor::lsp {
 
 struct ServerOptions {
   Config Cfg;
+  /// Without --config or --config-file: each buffer's configuration is read
+  /// from the .cuda-advisor.yaml files above it (as the analysis command and
+  /// clangd do), with CommandLine (--checks) applied; Cfg is then unused.
+  bool ConfigFiles = false;
+  CommandLineConfig CommandLine;
   /// --compile-commands-dir; empty: searched from each file as clangd does.
   std::string CompileCommandsDir;
   std::optional<std::vector<std::string>> FixedFlags; ///< "-- FLAGS".
