@@ -454,6 +454,10 @@ bool KernelDoublePromotionCheck::fp64CanMatter(const FunctionDecl *K, const std:
       W *= Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
     }
     double Size = A.SizeBytes ? A.SizeBytes : 4;
+    // The same address in every lane (a parameter struct's pointer, a
+    // coefficient table at the loop's index): one transaction per warp.
+    if (A.Address.Root.isKnown() && A.Address.ByteOffset.isUniform())
+      Size /= 32;
     Bytes += Size * W * (A.Kind == AccessKind::LoadStore ? 2 : 1);
   }
   // The FP64 work of K and of every device function it reaches.

@@ -45,6 +45,22 @@ __global__ void equilibrium(const float *rho, const float *ux, const float *uy, 
   }
 }
 
+// The same through a parameter struct: its pointers and coefficient tables are
+// read at one address by every lane (one transaction per warp), not traffic
+// per thread.
+struct Lattice { const float *w, *cx, *cy; float *feq; };
+__global__ void equilibriumViaStruct(const Lattice *lat, const float *rho, const float *ux, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float r = rho[i], u = ux[i];
+  for (int k = 0; k < 9; ++k) {
+    float cu = lat->cx[k] * u + lat->cy[k] * u;
+    // CHECK: :[[@LINE+1]]:44: warning: float arithmetic promoted to double by the double literals 1.0, 3.0, 4.5 and 1.5
+    lat->feq[k * n + i] = lat->w[k] * r * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * (u * u));
+  }
+}
+
 // A pairwise interaction through a helper: pow in double for 12 bytes a pair.
 __device__ float potential(float r2) {
   // CHECK: :[[@LINE+1]]:10: warning: float arithmetic promoted to double by the double literals 1.0, 6.0 and 3.0 and the double function pow
