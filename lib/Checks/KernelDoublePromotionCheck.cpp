@@ -403,6 +403,11 @@ double clocksOf(const KernelDoublePromotionCheck::Region &R) {
 
 } // namespace
 
+double KernelDoublePromotionCheck::tripWeight(const Stmt *Loop) {
+  std::optional<int64_t> Trips = constantTripCount(Loop, Ctx.facts().values());
+  return Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
+}
+
 double KernelDoublePromotionCheck::weightIn(const Stmt *S, const FunctionDecl *FD) {
   ASTContext &AST = Ctx.ast();
   double W = 1;
@@ -412,10 +417,8 @@ double KernelDoublePromotionCheck::weightIn(const Stmt *S, const FunctionDecl *F
     const Stmt *P = Parents[0].get<Stmt>();
     if (!P || P == Body)
       break;
-    if (isLoop(P)) {
-      std::optional<int64_t> Trips = constantTripCount(P, Ctx.facts().values());
-      W *= Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
-    }
+    if (isLoop(P))
+      W *= tripWeight(P);
     Parents = AST.getParents(*P);
   }
   return W;
@@ -449,10 +452,8 @@ bool KernelDoublePromotionCheck::fp64CanMatter(const FunctionDecl *K, const std:
     if (A.Kind == AccessKind::Atomic)
       continue;
     double W = 1;
-    for (const Stmt *L : A.Loops) {
-      std::optional<int64_t> Trips = constantTripCount(L, Ctx.facts().values());
-      W *= Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
-    }
+    for (const Stmt *L : A.Loops)
+      W *= tripWeight(L);
     double Size = A.SizeBytes ? A.SizeBytes : 4;
     // The same address in every lane (a parameter struct's pointer, a
     // coefficient table at the loop's index): one transaction per warp.

@@ -36,6 +36,8 @@ private:
   /// Loop weight of S in FD: the product of the constant trip counts of the
   /// loops around it (UnknownTrips for a loop without one).
   double weightIn(const clang::Stmt *S, const clang::FunctionDecl *FD);
+  /// A loop's constant trip count, or UnknownTrips.
+  double tripWeight(const clang::Stmt *Loop);
   /// The largest loop weight of FD's call sites, through its callers up to
   /// a kernel (1 for a kernel).
   double callWeight(const clang::FunctionDecl *FD, unsigned Depth);
