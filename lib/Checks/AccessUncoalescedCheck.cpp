@@ -244,13 +244,40 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
 }
 
 void AccessUncoalescedCheck::onEndOfTranslationUnit() {
+  // One thief, one finding: the accesses of one kernel to one buffer with
+  // one stride (velocity[3 * i + 1] read, updated and written back; a
+  // stencil's four neighbours) are one pattern with one fix.
+  const SourceManager &SM = Ctx.ast().getSourceManager();
+  std::vector<Site *> Live;
   for (auto &Entry : Sites) {
     Site &S = Entry.second;
     llvm::erase_if(S.Kernels, [&](const FunctionDecl *K) {
       return NarrowKernels.count(K->getCanonicalDecl()) != 0;
     });
     if (!S.Kernels.empty())
-      report(S);
+      Live.push_back(&S);
+  }
+  llvm::stable_sort(Live, [&](const Site *A, const Site *B) {
+    return SM.isBeforeInTranslationUnit(SM.getFileLoc(A->Access.Site->getBeginLoc()),
+                                        SM.getFileLoc(B->Access.Site->getBeginLoc()));
+  });
+  auto SamePattern = [&](const Site *A, const Site *B) {
+    return A->Kernels == B->Kernels && A->Access.Address.Root == B->Access.Address.Root &&
+           A->Access.SizeBytes == B->Access.SizeBytes &&
+           A->Access.laneStride() == B->Access.laneStride();
+  };
+  llvm::DenseSet<const Site *> Done;
+  for (const Site *S : Live) {
+    if (Done.count(S))
+      continue;
+    std::vector<const Site *> Others;
+    for (const Site *O : Live)
+      if (O != S && !Done.count(O) && SamePattern(S, O)) {
+        Others.push_back(O);
+        Done.insert(O);
+      }
+    Done.insert(S);
+    report(*S, Others);
   }
 }
 
@@ -265,7 +292,7 @@ static std::string percent(double F) {
   return OS.str();
 }
 
-void AccessUncoalescedCheck::report(const Site &S) {
+void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others) {
   const MemoryAccess &A = S.Access;
   ASTContext &AST = Ctx.ast();
   AffineForm Stride = A.laneStride();
@@ -357,6 +384,17 @@ void AccessUncoalescedCheck::report(const Site &S) {
              "column and loop over the rows instead");
       break;
     }
+  // The others: one note each; their distinct addresses (the same address
+  // again is served by the L1) add to the excess the fix removes.
+  llvm::SmallVector<AffineForm, 4> Addresses = {A.Address.ByteOffset};
+  for (const Site *O : Others) {
+    D.note(O->Access.Site->getBeginLoc(),
+           "another access of '" + Buffer + "' with the same stride");
+    if (!llvm::is_contained(Addresses, O->Access.Address.ByteOffset))
+      Addresses.push_back(O->Access.Address.ByteOffset);
+  }
+  if (!Others.empty())
+    D.evidence("stridedAccesses", int64_t(Addresses.size()));
   D.evidence("access", What.str())
       .evidence("buffer", Buffer)
       .evidence("elementBytes", int64_t(Size))

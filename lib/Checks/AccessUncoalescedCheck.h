@@ -33,7 +33,9 @@ private:
     unsigned GlobalAccesses = 0;
   };
   void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
-  void report(const Site &S);
+  /// S, and the other sites of its kernels that access the same buffer with
+  /// the same stride (Others, in source order): one finding.
+  void report(const Site &S, llvm::ArrayRef<const Site *> Others);
 
   const bool ReportSymbolic; ///< Report strides that are kernel parameters (`in[i * stride]`).
   /// Kernels launched in this TU with blocks narrower than a warp in x: a

@@ -572,9 +572,11 @@ std::optional<Cost> CostModel::uncoalesced(const Finding &F, const Match &M) con
   if (!Used || *Used <= 0 || *Used >= 1)
     return measuredOnly(F, M, "the access's sector use is not known, so no saving is estimated");
   double Accesses = std::max(1.0, evidenceNumber(F, "globalAccesses").value_or(2));
-  // Sectors moved: this access 1/Used of its ideal, each other access its
-  // ideal; the waste is this access's excess over the whole.
-  double Waste = 1 / *Used - 1;
+  // The finding's accesses at distinct addresses (one buffer, one stride).
+  double Strided = std::clamp(evidenceNumber(F, "stridedAccesses").value_or(1), 1.0, Accesses);
+  // Sectors moved: each of these accesses 1/Used of its ideal, each other
+  // access its ideal; the waste is their excess over the whole.
+  double Waste = Strided * (1 / *Used - 1);
   double Share = Waste / (Accesses + Waste);
   return make(M.Kernels.size(), T, scaled(T, Share),
               formatv("the access uses {0}% of each 32-byte sector it moves; with {1} global "

@@ -46,8 +46,9 @@ __global__ void rowPerThread(const float *m, float *sums, int rows, int cols) {
 __global__ void particles(Particle *p, float dt, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
+    // One pattern (one buffer, one stride), one finding; the other access is a note.
     // CHECK: :[[@LINE+2]]:5: warning: uncoalesced global read-modify-write of field 'x' of 'Particle': consecutive threads are 24 bytes apart (one 'Particle' each), so a warp touches 24 sectors of 32 bytes where 4 would do and 16.7% of the bytes moved are used; a structure of arrays makes the access contiguous [access-uncoalesced]
-    // CHECK: :[[@LINE+1]]:15: warning: uncoalesced global load of field 'vx' of 'Particle'
+    // CHECK: :[[@LINE+1]]:15: note: another access of 'p' with the same stride
     p[i].x += p[i].vx * dt;
 }
 
@@ -360,7 +361,8 @@ __global__ void halfRowMax(__half *out, const __half *x, int cols) {
   for (int c = 1; c < cols; ++c)
     // CHECK: :[[@LINE+1]]:9: warning: uncoalesced global load of 'x': consecutive threads are `cols` elements apart
     if (x[r * cols + c] > m)
-      // CHECK: :[[@LINE+1]]:11: warning: uncoalesced global load of 'x': consecutive threads are `cols` elements apart
+      // The same address again: a note of the finding above.
+      // CHECK: :[[@LINE+1]]:11: note: another access of 'x' with the same stride
       m = x[r * cols + c];
   out[r] = m;
 }
@@ -475,3 +477,22 @@ void launch(double *d, float *f, int h) {
 // JSON: "sectorUseFraction": 0.5,
 // JSON-NEXT: "sectorsPerRequest": 8,
 // JSON-NEXT: "strideBytes": 8
+
+// The same address read, updated and written back (velocity[3 * i + 1] of a
+// bouncing ball): one finding with notes. Another stride on the same buffer
+// is another finding.
+__global__ void bounce(float *velocity, float dt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  // CHECK: :[[@LINE+1]]:15: warning: uncoalesced global load of 'velocity': consecutive threads are 12 bytes (3 elements) apart
+  float old = velocity[3 * i + 1];
+  if (old < 0.f)
+    // CHECK: :[[@LINE+1]]:5: note: another access of 'velocity' with the same stride
+    velocity[3 * i + 1] *= 0.5f;
+  // CHECK: :[[@LINE+1]]:3: note: another access of 'velocity' with the same stride
+  velocity[3 * i + 1] += 9.8f * dt;
+  // CHECK: :[[@LINE+1]]:3: warning: uncoalesced global store of 'velocity': consecutive threads are 16 bytes (4 elements) apart
+  velocity[4 * i] = old;
+}
+

@@ -205,6 +205,22 @@ TEST(CostModelTest, UncoalescedStaticAndNcuRefined) {
     // Store at 1/8 use + one coalesced load: waste 7 of 9 sector units.
     EXPECT_EQ(C->SavingNs, 800000u * 7 / 9);
   }
+  {
+    // One finding for two strided accesses at distinct addresses (a stencil's
+    // neighbours) among four: waste 2 x 7 of 4 + 14 sector units.
+    Finding G = F;
+    G.Evidence["globalAccesses"] = 4;
+    G.Evidence["stridedAccesses"] = 2;
+    Model M(B.P);
+    std::optional<Cost> C = M.estimate(G);
+    ASSERT_TRUE(C);
+    EXPECT_EQ(C->SavingNs, 800000u * 14 / 18);
+    // More than the kernel's accesses (a bad key): clamped to them.
+    G.Evidence["stridedAccesses"] = 40;
+    std::optional<Cost> D = Model(B.P).estimate(G);
+    ASSERT_TRUE(D);
+    EXPECT_EQ(D->SavingNs, 800000u * 28 / 32);
+  }
   // Nsight Compute: loads 100% efficient, stores 12.5%, 1M sectors each.
   profile::KernelMetrics K;
   K.Name = "transpose_naive(const float *, float *, int, int)";
