@@ -3,6 +3,8 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/PrettyPrinter.h"
 #include "clang/AST/Type.h"
 
 using namespace clang;
@@ -15,6 +17,15 @@ std::string MemoryRoot::name() const {
     N = ND->getName().str();
   if (Field && Field->getIdentifier())
     N += (N.empty() ? "" : ".") + Field->getName().str();
+  // A pointer loaded from memory: the expression that loaded it
+  // (`params.velocity`, `rows[blockIdx.x]`), when it is short.
+  if (N.empty() && Load) {
+    llvm::raw_string_ostream OS(N);
+    Load->IgnoreParenImpCasts()->printPretty(OS, nullptr, PrintingPolicy(LangOptions()));
+    OS.flush();
+    if (N.size() > 48 || N.find('\n') != std::string::npos)
+      N.clear();
+  }
   return N.empty() ? std::string("memory") : N;
 }
 

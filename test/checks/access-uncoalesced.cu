@@ -496,3 +496,16 @@ __global__ void bounce(float *velocity, float dt, int n) {
   velocity[4 * i] = old;
 }
 
+
+// A pointer loaded from memory (a __constant__ parameter struct) is named by
+// the expression that loaded it.
+struct RendererParams { float *velocity; float *position; };
+__constant__ RendererParams cuParams;
+__global__ void advance(float dt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float *velocity = cuParams.velocity;
+  // CHECK: :[[@LINE+1]]:3: warning: uncoalesced global read-modify-write of 'cuParams.velocity': consecutive threads are 12 bytes (3 elements) apart
+  velocity[3 * i + 1] += 9.8f * dt;
+}
