@@ -179,6 +179,7 @@ std::vector<const Expr *> sizingOperands(const CallExpr *Call) {
 } // namespace
 
 HotPath::HotPath(ASTContext &Ctx, ValueTracker &VT) : Ctx(Ctx), VT(VT) {}
+HotPath::~HotPath() = default;
 
 void HotPath::collectOutermostLoops(const Stmt *S, std::vector<Region> &Out) const {
   if (!S)
@@ -192,7 +193,6 @@ void HotPath::collectOutermostLoops(const Stmt *S, std::vector<Region> &Out) con
   for (const Stmt *Child : S->children())
     collectOutermostLoops(Child, Out);
 }
-HotPath::~HotPath() = default;
 
 HotPath::Region HotPath::regionOf(const Stmt *S) const {
   const SourceManager &SM = Ctx.getSourceManager();

@@ -131,8 +131,6 @@ bool continuesLoop(const Stmt *S) {
 
 const Stmt *loopBody(const Stmt *Loop); // Defined below.
 
-/// `cudaSetDevice(x)` with a non-constant x directly in S (not in a nested
-/// loop or lambda).
 bool isSetDevice(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() && FD->getName() == "cudaSetDevice";
 }
@@ -143,8 +141,12 @@ const ParmVarDecl *deviceParameter(const FunctionDecl *FD) {
   const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
   if (!Def || !Def->hasBody() || Def->getNumParams() == 0)
     return nullptr;
+  // A wrapper is a few statements: the walk stops after a few hundred nodes,
+  // so that every call in every loop does not walk a large callee again.
   struct Finder : RecursiveASTVisitor<Finder> {
     const ParmVarDecl *Found = nullptr;
+    unsigned Budget = 256;
+    bool VisitStmt(Stmt *) { return --Budget > 0; }
     bool VisitCallExpr(CallExpr *C) {
       if (isSetDevice(C->getDirectCallee()) && C->getNumArgs() == 1)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(C->getArg(0)->IgnoreParenImpCasts()))
@@ -161,6 +163,8 @@ bool isConstantArgument(const Expr *E, const ASTContext &Ctx) {
   return E->isValueDependent() || E->isIntegerConstantExpr(Ctx);
 }
 
+/// `cudaSetDevice(x)`, or a project's wrapper of it, with a non-constant x
+/// directly in S (not in a nested loop or lambda).
 bool selectsDevice(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S) || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
     return false;
@@ -213,6 +217,22 @@ bool holdsOnOneIteration(const Expr *Cond, const Stmt *Loop) {
   return false;
 }
 
+bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
+  const Stmt *Child = S;
+  DynTypedNodeList Parents = AST.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || P == Loop)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && If->getThen() == Child && holdsOnOneIteration(If->getCond(), Loop))
+      return true;
+    Child = P;
+    Parents = AST.getParents(*P);
+  }
+  return false;
+}
+
 namespace {
 class LoopWalker {
 public:
@@ -224,13 +244,11 @@ public:
     if (!S || isa<LambdaExpr>(S))
       return;
     bool Loop = isLoop(S) && repeatsWork(S);
-    if (Loop) {
+    bool Breakable = isLoop(S) || isa<SwitchStmt>(S);
+    if (Loop)
       Stack.push_back(S);
-      InSwitch.push_back(false);
-    }
-    bool Switch = isa<SwitchStmt>(S) && !Stack.empty() && !InSwitch.back();
-    if (Switch)
-      InSwitch.back() = true;
+    if (Breakable)
+      Breakables.push_back(S);
     if (const auto *CE = dyn_cast<CallExpr>(S))
       F(CE, Stack);
     if (const auto *If = dyn_cast<IfStmt>(S)) {
@@ -240,33 +258,31 @@ public:
       // most once per run of the loop, on its way out (of every loop, for a
       // return).
       size_t Keep = alwaysLeaves(S, /*BreakLeaves=*/false) ? 0 : Stack.size() - 1;
-      std::vector<const Stmt *> SavedStack(Stack.begin() + Keep, Stack.end());
-      std::vector<bool> SavedSwitch(InSwitch.begin() + Keep, InSwitch.end());
+      std::vector<const Stmt *> Saved(Stack.begin() + Keep, Stack.end());
       Stack.resize(Keep);
-      InSwitch.resize(Keep);
       for (const Stmt *Child : S->children())
         walk(Child);
-      Stack.insert(Stack.end(), SavedStack.begin(), SavedStack.end());
-      InSwitch.insert(InSwitch.end(), SavedSwitch.begin(), SavedSwitch.end());
+      Stack.insert(Stack.end(), Saved.begin(), Saved.end());
     } else {
       for (const Stmt *Child : S->children())
         walk(Child);
     }
-    if (Switch)
-      InSwitch.back() = false;
-    if (Loop) {
+    if (Breakable)
+      Breakables.pop_back();
+    if (Loop)
       Stack.pop_back();
-      InSwitch.pop_back();
-    }
   }
 
   /// A block inside the innermost loop (not its body) that leaves the loop
-  /// on every path and holds no `continue` of it.
+  /// on every path and holds no `continue` of it. A `break` leaves the loop
+  /// only when the loop is the innermost statement it can leave (not a
+  /// switch, nor a loop that runs once).
   bool isExitPath(const Stmt *S) const {
     const auto *CS = dyn_cast<CompoundStmt>(S);
     if (!CS || Stack.empty() || loopBody(Stack.back()) == S)
       return false;
-    return alwaysLeaves(CS, /*BreakLeaves=*/!InSwitch.back()) && !continuesLoop(CS);
+    bool BreakLeaves = Breakables.back() == Stack.back();
+    return alwaysLeaves(CS, BreakLeaves) && !continuesLoop(CS);
   }
 
   /// The then-branch of `if (iter == 0)` runs on one iteration of the
@@ -284,19 +300,17 @@ public:
         walk(Child);
     size_t Index = Guarded - Stack.begin();
     const Stmt *L = *Guarded;
-    bool Sw = InSwitch[Index];
     Stack.erase(Stack.begin() + Index);
-    InSwitch.erase(InSwitch.begin() + Index);
     walk(If->getThen());
     Stack.insert(Stack.begin() + Index, L);
-    InSwitch.insert(InSwitch.begin() + Index, Sw);
   }
 
 private:
   llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F;
   std::vector<const Stmt *> Stack;
-  /// Per loop of Stack: whether the walk is inside a switch within it.
-  std::vector<bool> InSwitch;
+  /// Every loop and switch around the walk, innermost last: what a `break`
+  /// leaves.
+  std::vector<const Stmt *> Breakables;
 };
 
 bool contains(const Stmt *Outer, SourceLocation L, const SourceManager &SM) {

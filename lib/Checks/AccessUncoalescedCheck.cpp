@@ -261,6 +261,16 @@ void AccessUncoalescedCheck::onEndOfTranslationUnit() {
     return SM.isBeforeInTranslationUnit(SM.getFileLoc(A->Access.Site->getBeginLoc()),
                                         SM.getFileLoc(B->Access.Site->getBeginLoc()));
   });
+  // Candidates share their first kernel and their buffer's declaration (or
+  // load): a file of thousands of kernels compares only within them.
+  auto BucketOf = [](const Site *S) {
+    const MemoryRoot &R = S->Access.Address.Root;
+    return std::make_pair(static_cast<const void *>(S->Kernels.front()),
+                          R.Decl ? static_cast<const void *>(R.Decl) : R.Load);
+  };
+  std::map<std::pair<const void *, const void *>, std::vector<const Site *>> Buckets;
+  for (const Site *S : Live)
+    Buckets[BucketOf(S)].push_back(S);
   auto SamePattern = [&](const Site *A, const Site *B) {
     return A->Kernels == B->Kernels && A->Access.Address.Root == B->Access.Address.Root &&
            A->Access.SizeBytes == B->Access.SizeBytes &&
@@ -271,7 +281,7 @@ void AccessUncoalescedCheck::onEndOfTranslationUnit() {
     if (Done.count(S))
       continue;
     std::vector<const Site *> Others;
-    for (const Site *O : Live)
+    for (const Site *O : Buckets[BucketOf(S)])
       if (O != S && !Done.count(O) && SamePattern(S, O)) {
         Others.push_back(O);
         Done.insert(O);

@@ -479,9 +479,7 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
     // Device code no kernel of this file reaches (a library's helper, a
     // lambda passed to a template): its memory traffic is not known.
     std::vector<const FunctionDecl *> Kernels;
-    if (isKernel(F.FD))
-      Kernels.push_back(F.FD);
-    else if (isExplicitDeviceCode(F.FD))
+    if (isExplicitDeviceCode(F.FD))
       Kernels = kernelsReaching(F.FD);
     if (!ReportMemoryBound && !Kernels.empty() &&
         llvm::none_of(Kernels, [&](const FunctionDecl *K) { return fp64CanMatter(K, All); }))
@@ -526,22 +524,18 @@ KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
     CallersBuilt = true;
     struct CallFinder : RecursiveASTVisitor<CallFinder> {
       const FunctionDecl *Caller = nullptr;
-      llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> *Out = nullptr;
-      bool shouldVisitLambdaBody() const { return true; }
       llvm::DenseMap<const FunctionDecl *, std::vector<std::pair<const CallExpr *, const FunctionDecl *>>>
           *Sites = nullptr;
+      bool shouldVisitLambdaBody() const { return true; }
       bool VisitCallExpr(CallExpr *CE) {
-        if (const FunctionDecl *Callee = CE->getDirectCallee()) {
-          (*Out)[Callee->getCanonicalDecl()].push_back(Caller);
+        if (const FunctionDecl *Callee = CE->getDirectCallee())
           (*Sites)[Callee->getCanonicalDecl()].push_back({CE, Caller});
-        }
         return true;
       }
     };
     for (const FunctionDecl *F : DeviceFunctions) {
       CallFinder CF;
       CF.Caller = F;
-      CF.Out = &Callers;
       CF.Sites = &CallSites;
       CF.TraverseStmt(F->getBody());
     }
@@ -558,20 +552,16 @@ KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
       Kernels.push_back(F);
       continue;
     }
-    auto It = Callers.find(F->getCanonicalDecl());
-    if (It != Callers.end())
-      for (const FunctionDecl *C : It->second)
-        Work.push_back(C);
+    auto It = CallSites.find(F->getCanonicalDecl());
+    if (It != CallSites.end())
+      for (const auto &[Call, Caller] : It->second)
+        Work.push_back(Caller);
   }
   return Kernels;
 }
 
 void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root,
                                         const Region &R) {
-  if (R.RealDouble || R.Promoted == 0)
-    return;
-  if (R.Literals.empty() && R.Constants.empty() && R.MathCalls.empty())
-    return;
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
   const LangOptions &LO = AST.getLangOpts();

@@ -55,7 +55,7 @@ private:
   const bool ReportMemoryBound;
   llvm::SetVector<const clang::FunctionDecl *> DeviceFunctions;
   llvm::DenseSet<unsigned> Reported; ///< Raw locations of reported causes.
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callers;
+  /// Callee (canonical) -> its calls in device code, with the caller.
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>>>
       CallSites;

@@ -20,7 +20,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -36,24 +35,6 @@ using namespace cuda_advisor::analysis;
 namespace cuda_advisor::checks {
 
 namespace {
-
-/// S is in the then-branch of an `if` whose condition holds on at most one
-/// iteration of Loop (holdsOnOneIteration), inside Loop.
-bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
-  const Stmt *Child = S;
-  DynTypedNodeList Parents = AST.getParents(*S);
-  for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P || P == Loop)
-      return false;
-    if (const auto *If = dyn_cast<IfStmt>(P);
-        If && If->getThen() == Child && holdsOnOneIteration(If->getCond(), Loop))
-      return true;
-    Child = P;
-    Parents = AST.getParents(*P);
-  }
-  return false;
-}
 
 bool isCudaRuntimeFunction(const FunctionDecl *FD, CheckContext &CC) {
   return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") && CC.isLibraryCode(FD);
@@ -130,9 +111,11 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
   Summary Out;
   llvm::DenseSet<const ValueDecl *> GpuBuffers;
   llvm::DenseSet<const Stmt *> GpuCalls; // Their arguments are not host accesses.
-  auto Consumes = [&](std::string Why) {
-    if (Out.Consumer.empty())
+  auto Consumes = [&](std::string Why, bool Timing = false) {
+    if (Out.Consumer.empty()) {
       Out.Consumer = std::move(Why);
+      Out.ConsumerIsTiming = Timing;
+    }
   };
   auto AddGpuBuffers = [&](const CallExpr *C) {
     forEachPointerArg(C, [&](const Expr *Arg) {
@@ -195,9 +178,7 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       // others are not part of any measurement.
       if (isLoop(Scope) && onOneIterationOf(C, Scope, AST))
         continue;
-      if (Out.Consumer.empty())
-        Out.ConsumerIsTiming = true;
-      Consumes("timing");
+      Consumes("timing", /*Timing=*/true);
       continue;
     case HostCallKind::HostComm:
       Consumes("communication with other processes");
@@ -241,11 +222,9 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     const Summary &S = summaryOf(Def, Depth + 1);
     bool OneIterationTimer = S.ConsumerIsTiming && !S.Work && S.Syncs.empty() && isLoop(Scope) &&
                              onOneIterationOf(C, Scope, AST);
-    if (!S.Consumer.empty() && !OneIterationTimer) {
-      if (Out.Consumer.empty())
-        Out.ConsumerIsTiming = S.ConsumerIsTiming;
-      Consumes("'" + FD->getNameAsString() + "' may need it (" + S.Consumer + ")");
-    }
+    if (!S.Consumer.empty() && !OneIterationTimer)
+      Consumes("'" + FD->getNameAsString() + "' may need it (" + S.Consumer + ")",
+               S.ConsumerIsTiming);
     if (S.Work) {
       if (!Out.Work)
         Out.Work = C;

@@ -433,23 +433,26 @@ static unsigned asyncCopyStreams(const Stmt *Loop) {
   return Streams.size();
 }
 
+/// The index of an element access: `a[i]`, `v[i]` (operator[]), `v.at(i)`.
+static const Expr *elementIndex(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return AS->getIdx();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    return OC->getArg(1);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+      MC->getMethodDecl()->getName() == "at" && MC->getNumArgs() == 1)
+    return MC->getArg(0);
+  return nullptr;
+}
+
 /// A stream argument that names another stream on each iteration:
 /// `streams[i % n]`, `streams.at(i)`, `s` assigned in the loop.
 bool changesPerIteration(const Expr *E, const Stmt *Loop, ValueTracker &VT) {
-  E = E->IgnoreParenImpCasts();
-  const Expr *Index = nullptr;
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    Index = AS->getIdx();
-  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-           OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-    Index = OC->getArg(1);
-  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-           MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
-           MC->getMethodDecl()->getName() == "at" && MC->getNumArgs() == 1)
-    Index = MC->getArg(0);
-  if (Index)
-    return invarianceIn(Index, Loop, VT) == Invariance::Varies;
-  return invarianceIn(E, Loop, VT) == Invariance::Varies;
+  const Expr *Index = elementIndex(E);
+  return invarianceIn(Index ? Index : E->IgnoreParenImpCasts(), Loop, VT) == Invariance::Varies;
 }
 
 /// The per-iteration stride of a copy operand, in bytes when constant.
@@ -1085,17 +1088,9 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     Object = MC->getImplicitObjectArgument();
   auto Varies = [&](const Expr *A) { return invarianceIn(A, Loop, VT) == Invariance::Varies; };
-  auto OtherElement = [&](const Expr *O) {
-    O = O->IgnoreParenImpCasts();
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(O))
-      return Varies(AS->getIdx());
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(O);
-        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return Varies(OC->getArg(1));
-    return false;
-  };
+  const Expr *ObjectIndex = Object ? elementIndex(Object) : nullptr;
   if (isAllocation(R.Api.Kind) &&
-      (llvm::any_of(Call->arguments(), Varies) || (Object && OtherElement(Object))))
+      (llvm::any_of(Call->arguments(), Varies) || (ObjectIndex && Varies(ObjectIndex))))
     return;
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(R.Api.Name); Arg && *Arg < R.ApiCall->getNumArgs())

@@ -44,20 +44,30 @@ const Config &RunConfigs::forFile(const std::string &File) const {
   return It == PerFile.end() ? Global : It->second;
 }
 
-Expected<RunConfigs> loadRunConfigs(const AnalyzeOptions &Opts,
-                                    const std::vector<std::string> &Sources) {
+Expected<CommandLineConfig> commandLineConfig(StringRef Config, StringRef ConfigFile,
+                                              StringRef Checks) {
   CommandLineConfig CL;
-  CL.ConfigFile = Opts.ConfigFilePath;
-  if (!Opts.ConfigFile.empty()) {
-    if (looksLikePath(Opts.ConfigFile)) {
+  CL.ConfigFile = ConfigFile.str();
+  if (!Config.empty()) {
+    if (looksLikePath(Config)) {
       if (!CL.ConfigFile.empty())
         return fail("--config names a file and --config-file another: give one");
-      CL.ConfigFile = Opts.ConfigFile;
+      CL.ConfigFile = Config.str();
     } else {
-      CL.InlineConfig = Opts.ConfigFile;
+      CL.InlineConfig = Config.str();
     }
   }
-  CL.Checks = Opts.Checks;
+  CL.Checks = Checks.str();
+  return CL;
+}
+
+Expected<RunConfigs> loadRunConfigs(const AnalyzeOptions &Opts,
+                                    const std::vector<std::string> &Sources) {
+  Expected<CommandLineConfig> Given =
+      commandLineConfig(Opts.ConfigFile, Opts.ConfigFilePath, Opts.Checks);
+  if (!Given)
+    return Given.takeError();
+  CommandLineConfig CL = std::move(*Given);
   CL.HeaderFilter = Opts.HeaderFilter;
   if (Opts.FailOn) {
     auto S = parseSeverity(*Opts.FailOn);

@@ -8,6 +8,7 @@
 #include "cuda-advisor/Driver/LspCommand.h"
 #include "cuda-advisor/Core/ConfigFiles.h"
 #include "cuda-advisor/Driver/Analyze.h"
+#include "cuda-advisor/Driver/ConfigOptions.h"
 #include "cuda-advisor/Driver/Driver.h"
 #include "cuda-advisor/Lsp/Server.h"
 #include "cuda-advisor/Profile/Reader.h"
@@ -61,32 +62,18 @@ int runLsp(const LspOptions &Opts, const char *Argv0) {
     return ExitInputError;
   };
   lsp::ServerOptions S;
-  // --config takes YAML text, or a file name as it used to; --config-file a file.
-  StringRef Inline = Opts.ConfigFile;
-  bool InlineIsPath = !Inline.empty() && !Inline.contains(':') && !Inline.contains('{') &&
-                      !Inline.contains('\n');
-  if (InlineIsPath && !Opts.ConfigFilePath.empty())
-    return Error("--config names a file and --config-file another: give one");
-  std::string File = InlineIsPath ? Opts.ConfigFile : Opts.ConfigFilePath;
-  if (!File.empty()) {
-    auto Loaded = loadConfigFile(File, S.Cfg);
-    if (!Loaded)
-      return Error(toString(Loaded.takeError()));
-    S.Cfg = std::move(*Loaded);
-  }
-  if (!Inline.empty() && !InlineIsPath) {
-    auto Loaded = loadConfigText(Inline, "--config", S.Cfg);
-    if (!Loaded)
-      return Error(toString(Loaded.takeError()));
-    S.Cfg = std::move(*Loaded);
-  }
-  if (!Opts.Checks.empty())
-    S.Cfg.Checks = Opts.Checks;
-  // Neither given: each file's .cuda-advisor.yaml files, --checks appended.
-  if (File.empty() && Inline.empty()) {
-    S.ConfigFiles = true;
-    S.CommandLine.Checks = Opts.Checks;
-  }
+  // Each buffer's configuration comes from the .cuda-advisor.yaml files
+  // above it, or from --config/--config-file when given (which are read now,
+  // so that a bad one stops the server before it serves), --checks appended:
+  // as the analysis command does.
+  Expected<CommandLineConfig> Given =
+      commandLineConfig(Opts.ConfigFile, Opts.ConfigFilePath, Opts.Checks);
+  if (!Given)
+    return Error(toString(Given.takeError()));
+  S.CommandLine = std::move(*Given);
+  if (!S.CommandLine.ConfigFile.empty() || !S.CommandLine.InlineConfig.empty())
+    if (Expected<Config> Check = ConfigProvider(S.CommandLine).configFor("."); !Check)
+      return Error(toString(Check.takeError()));
   if (!Opts.CompileCommandsDir.empty() && !sys::fs::is_directory(Opts.CompileCommandsDir))
     return Error(Opts.CompileCommandsDir +
                  ": no such directory (given with --compile-commands-dir)");

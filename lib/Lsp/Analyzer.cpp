@@ -42,18 +42,14 @@ private:
 BufferResult analyzeBuffer(const ServerOptions &Opts, const std::string &Path,
                            const std::string &Text, const std::atomic<bool> &Cancel) {
   BufferResult Out;
-  Config Cfg = Opts.Cfg;
-  if (Opts.ConfigFiles) {
-    // A provider per buffer: buffers are analyzed on several threads, and
-    // the files are small and may have changed since the last analysis.
-    ConfigProvider Provider(Opts.CommandLine);
-    llvm::Expected<Config> Loaded = Provider.configFor(Path);
-    if (!Loaded) {
-      Out.Problem = llvm::toString(Loaded.takeError());
-      return Out;
-    }
-    Cfg = std::move(*Loaded);
+  // A provider per buffer: buffers are analyzed on several threads, and the
+  // files are small and may have changed since the last analysis.
+  llvm::Expected<Config> Loaded = ConfigProvider(Opts.CommandLine).configFor(Path);
+  if (!Loaded) {
+    Out.Problem = llvm::toString(Loaded.takeError());
+    return Out;
   }
+  const Config Cfg = std::move(*Loaded);
   frontend::RunnerOptions RO;
   if (Opts.FixedFlags)
     RO.FixedFlags = Opts.FixedFlags;

@@ -66,6 +66,18 @@ void step(float *d, const float *h, size_t bytes, int iters) {
   }
 }
 
+// A `break` leaves the innermost loop or switch: in a retry loop that runs
+// once, it does not make the block an exit of the outer loop.
+void retryInside(float *d, const float *h, size_t bytes, int iters) {
+  for (int it = 0; it < iters; ++it) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration
+      cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+      break;
+    }
+  }
+}
+
 // A project's set-device wrapper.
 static void set_device(int device) { cudaSetDevice(device); }
 

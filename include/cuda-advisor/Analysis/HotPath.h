@@ -73,7 +73,7 @@ private:
     std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> LoopCalls;
     /// The outermost loops of the body, launching or not.
     std::vector<Region> Loops;
-    /// Kernels launched inside LaunchLoops.
+    /// Kernels launched inside any of the body's loops.
     std::vector<const clang::FunctionDecl *> LoopKernels;
     /// Launches outside every loop: expansion location and kernel (may be null).
     std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> StraightLaunches;

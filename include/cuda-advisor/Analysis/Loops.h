@@ -46,6 +46,10 @@ bool repeatsWork(const clang::Stmt *Loop);
 /// (`if (iter == 0)`, `if (i == n - 1)`, `if (!i)`), alone or in a `&&`.
 bool holdsOnOneIteration(const clang::Expr *Cond, const clang::Stmt *Loop);
 
+/// S is inside Loop, in the then-branch of an `if` whose condition holds on
+/// at most one iteration of it (holdsOnOneIteration).
+bool onOneIterationOf(const clang::Stmt *S, const clang::Stmt *Loop, clang::ASTContext &Ctx);
+
 /// Calls F for every call in Body, with the loops around it inside Body,
 /// outermost first. Lambda bodies are not entered (they run when called).
 /// Only loops that repeat work (repeatsWork) count, and a call under a

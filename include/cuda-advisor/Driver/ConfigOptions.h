@@ -3,6 +3,7 @@
 #define CUDA_ADVISOR_DRIVER_CONFIGOPTIONS_H
 
 #include "cuda-advisor/Core/Config.h"
+#include "cuda-advisor/Core/ConfigFiles.h"
 #include "llvm/Support/Error.h"
 
 #include <map>
@@ -23,6 +24,12 @@ struct RunConfigs {
   /// The configuration of File (absolute, normalized); Global if unknown.
   const Config &forFile(const std::string &File) const;
 };
+
+/// --config (YAML text, or a file name as older command lines gave it),
+/// --config-file and --checks, as the analysis and lsp commands take them.
+llvm::Expected<CommandLineConfig> commandLineConfig(llvm::StringRef Config,
+                                                    llvm::StringRef ConfigFile,
+                                                    llvm::StringRef Checks);
 
 /// Fails with one message naming the file (or the option) and the reason.
 llvm::Expected<RunConfigs> loadRunConfigs(const AnalyzeOptions &Opts,

@@ -26,11 +26,9 @@ struct Profile;
 namespace cuda_advisor::lsp {
 
 struct ServerOptions {
-  Config Cfg;
-  /// Without --config or --config-file: each buffer's configuration is read
-  /// from the .cuda-advisor.yaml files above it (as the analysis command and
-  /// clangd do), with CommandLine (--checks) applied; Cfg is then unused.
-  bool ConfigFiles = false;
+  /// --config, --config-file, --checks: each buffer's configuration is
+  /// ConfigProvider(CommandLine).configFor(its path), read at each analysis
+  /// (the .cuda-advisor.yaml files above it unless a configuration is given).
   CommandLineConfig CommandLine;
   /// --compile-commands-dir; empty: searched from each file as clangd does.
   std::string CompileCommandsDir;
