@@ -1,0 +1,62 @@
+"""Writes the data files the programs read, synthetic and deterministic.
+
+    python3 make_data.py WORK_DIR
+
+WORK_DIR/word_language_model/data/wikitext-2/{train,valid,test}.txt
+    Word-level text like WikiText-2: 33,278 distinct words (its vocabulary size),
+    Zipf-distributed, lines of 5-40 words. Train has 600,000 words (the real file
+    2.09 M: a shorter epoch), valid and test 60,000 each.
+WORK_DIR/nanoGPT/data/shakespeare_char/{train,val}.bin, meta.pkl
+    As data/shakespeare_char/prepare.py writes them: uint16 token ids of a
+    65-character vocabulary, 1,003,854 train and 111,540 val tokens (the real
+    sizes), drawn from the characters' frequencies in English text.
+"""
+import os
+import pickle
+import sys
+
+import numpy as np
+
+
+def words(rng, vocab, n, path):
+    ranks = np.arange(1, len(vocab) + 1, dtype=np.float64)
+    p = 1.0 / ranks
+    p /= p.sum()
+    ids = rng.choice(len(vocab), size=n, p=p)
+    if path.endswith("train.txt"):
+        ids[: len(vocab)] = rng.permutation(len(vocab))  # every word once: the full vocabulary
+    with open(path, "w") as f:
+        i = 0
+        while i < n:
+            k = int(rng.integers(5, 41))
+            f.write(" " + " ".join(vocab[j] for j in ids[i:i + k]) + " \n")
+            i += k
+
+
+def main():
+    work = sys.argv[1]
+    rng = np.random.default_rng(11)
+    wt = os.path.join(work, "word_language_model", "data", "wikitext-2")
+    os.makedirs(wt, exist_ok=True)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    vocab = sorted({"".join(rng.choice(letters, size=int(rng.integers(2, 11))))
+                    for _ in range(40000)})[:33278]
+    vocab = [vocab[i] for i in rng.permutation(len(vocab))]
+    words(rng, vocab, 600000, os.path.join(wt, "train.txt"))
+    words(rng, vocab, 60000, os.path.join(wt, "valid.txt"))
+    words(rng, vocab, 60000, os.path.join(wt, "test.txt"))
+
+    sc = os.path.join(work, "nanoGPT", "data", "shakespeare_char")
+    os.makedirs(sc, exist_ok=True)
+    chars = sorted(set("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
+    weights = np.array([20.0 if c == " " else 8.0 if c.islower() else 1.0 for c in chars])
+    weights /= weights.sum()
+    for name, n in (("train.bin", 1003854), ("val.bin", 111540)):
+        rng.choice(len(chars), size=n, p=weights).astype(np.uint16).tofile(os.path.join(sc, name))
+    with open(os.path.join(sc, "meta.pkl"), "wb") as f:
+        pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)),
+                     "stoi": {c: i for i, c in enumerate(chars)}}, f)
+
+
+if __name__ == "__main__":
+    main()

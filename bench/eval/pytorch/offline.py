@@ -1,0 +1,109 @@
+"""Runs a public PyTorch program unchanged on a machine with no network.
+
+    python3 offline.py [--torch-profiler TRACE.json.gz] [--tf32] SCRIPT [ARGS...]
+
+The program's own file is run as it was published (runpy, as `python3 SCRIPT
+ARGS` would run it: same __main__, same sys.argv, the script's directory first
+on sys.path), so every line number a profiler records is the published one.
+The only thing replaced is what needs the network:
+
+  torchvision.datasets.MNIST   a synthetic MNIST of the same shape and type
+                               (28x28 8-bit PIL images, labels 0-9), deterministic;
+                               OFFLINE_MNIST_TRAIN / OFFLINE_MNIST_TEST samples
+                               (30000 / 5000 by default: the real set's 60000 /
+                               10000 halved, to keep the recordings small)
+
+Options of this wrapper (before SCRIPT):
+  --torch-profiler T  run the program under torch.profiler (CPU and CUDA,
+                      with_stack=True, record_shapes=True) and export the Chrome
+                      trace to T (gzipped when T ends in .gz)
+  --tf32              torch.backends.cuda.matmul.allow_tf32 = True before the
+                      program starts (the fix of runtime-tensor-cores-unused,
+                      without editing the program)
+"""
+import gzip
+import os
+import runpy
+import shutil
+import sys
+
+
+def fake_mnist():
+    import numpy as np
+    import torch.utils.data
+    from PIL import Image
+
+    class FakeMNIST(torch.utils.data.Dataset):
+        def __init__(self, root, train=True, transform=None, target_transform=None,
+                     download=False):
+            n = int(os.environ.get("OFFLINE_MNIST_TRAIN" if train else "OFFLINE_MNIST_TEST",
+                                   "30000" if train else "5000"))
+            rng = np.random.default_rng(1 if train else 2)
+            self.data = rng.integers(0, 256, size=(n, 28, 28), dtype=np.uint8)
+            self.targets = rng.integers(0, 10, size=n).tolist()
+            self.transform = transform
+            self.target_transform = target_transform
+            self.train = train
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, index):
+            img = Image.fromarray(self.data[index], mode="L")
+            target = self.targets[index]
+            if self.transform is not None:
+                img = self.transform(img)
+            if self.target_transform is not None:
+                target = self.target_transform(target)
+            return img, target
+
+    return FakeMNIST
+
+
+def main():
+    argv = sys.argv[1:]
+    trace = None
+    tf32 = False
+    while argv and argv[0].startswith("--"):
+        opt = argv.pop(0)
+        if opt == "--torch-profiler":
+            trace = argv.pop(0)
+        elif opt == "--tf32":
+            tf32 = True
+        else:
+            sys.exit(f"offline.py: unknown option {opt}")
+    if not argv:
+        sys.exit(__doc__)
+    script = os.path.abspath(argv[0])
+
+    try:
+        import torchvision.datasets
+        torchvision.datasets.MNIST = fake_mnist()
+    except ImportError:
+        pass
+    import torch
+    if tf32:
+        torch.backends.cuda.matmul.allow_tf32 = True
+
+    sys.argv = [script] + argv[1:]
+    sys.path.insert(0, os.path.dirname(script))
+    if trace is None:
+        runpy.run_path(script, run_name="__main__")
+        return
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], with_stack=True,
+                 record_shapes=True) as prof:
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit:
+            pass
+    plain = trace[:-3] if trace.endswith(".gz") else trace
+    prof.export_chrome_trace(plain)
+    if plain != trace:
+        with open(plain, "rb") as src, gzip.open(trace, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.remove(plain)
+
+
+if __name__ == "__main__":
+    main()

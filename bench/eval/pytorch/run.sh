@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Records and times the public PyTorch programs of bench/eval/pytorch/programs
+# on the GPU machine (issue 11's test on programs the tool has not seen).
+#
+#   bench/eval/pytorch/run.sh BUILD_DIR OUT_DIR [ROUNDS]
+#
+# BUILD_DIR holds a cuda-advisor built with -DCUDA_ADVISOR_ENABLE_CLANG=OFF.
+# Each program runs in its own folder, as its README says, through offline.py
+# (the published file unchanged; synthetic data from make_data.py). Phases
+# (PHASES="record torch time" by default; PROGRAMS= limits the programs):
+#   record  OUT/<program>.jsonl              cuda-advisor record of the program
+#   torch   OUT/<program>.torch-trace.json.gz torch.profiler, with_stack=True
+#   time    OUT/timings.txt                  "<program> <variant> <round> <wall ms>",
+#           the unchanged program ("bad") and each fix of variants.py, ROUNDS
+#           processes each, alternating, no profiler
+# Logs of every run: OUT/logs/. The first run of a program (not timed, not
+# recorded) warms the caches (torch.compile's, the page cache).
+set -u -o pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILD=$(cd "$1" && pwd)
+mkdir -p "$2/logs"
+OUT=$(cd "$2" && pwd)
+ROUNDS=${3:-3}
+PHASES=${PHASES:-"record torch time"}
+PROGRAMS=${PROGRAMS:-"mnist_rnn vae word_language_model nanoGPT time_sequence_prediction"}
+export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
+export PYTHONUNBUFFERED=1
+PY=${PYTHON:-python3}
+CA=$BUILD/bin/cuda-advisor
+P=$HERE/programs
+
+# The command line of each program, as its README gives it (shorter runs).
+command_of() {
+  case $1 in
+  mnist_rnn) echo "main.py --accel --epochs 1" ;;
+  vae) echo "main.py --epochs 1" ;;
+  word_language_model) echo "main.py --accel --epochs 1" ;;
+  nanoGPT) echo "train.py config/train_shakespeare_char.py --max_iters=500 --lr_decay_iters=500 --eval_interval=250" ;;
+  time_sequence_prediction) echo "train.py --steps 2" ;;
+  esac
+}
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  $PY -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__)'
+  echo "programs: $PROGRAMS; rounds: $ROUNDS; phases: $PHASES"
+} >"$OUT/env.txt" 2>&1
+cat "$OUT/env.txt"
+
+$PY "$HERE/make_data.py" "$P" || exit 1
+mkdir -p "$P/vae/results"
+(cd "$P/time_sequence_prediction" && $PY generate_sine_wave.py) || exit 1
+
+# run PROGRAM LOG [wrapper flags] SCRIPT ARGS...: one process in the program's folder.
+run() {
+  local prog=$1 log=$2
+  shift 2
+  (cd "$P/$prog" && timeout -k 5 400 "$@") >"$log" 2>&1
+}
+
+for prog in $PROGRAMS; do
+  cmd=$(command_of "$prog")
+  echo "== $prog: $cmd"
+  run "$prog" "$OUT/logs/$prog.warm.log" $PY "$HERE/offline.py" $cmd || echo "  warm-up failed: $(tail -3 "$OUT/logs/$prog.warm.log")"
+  case " $PHASES " in *" record "*)
+    run "$prog" "$OUT/logs/$prog.record.log" "$CA" record -o "$OUT/$prog.jsonl" -- $PY "$HERE/offline.py" $cmd
+    echo "  record: rc $? $(ls -l "$OUT/$prog.jsonl" 2>/dev/null | awk '{print $5}') bytes" ;;
+  esac
+  case " $PHASES " in *" torch "*)
+    run "$prog" "$OUT/logs/$prog.torch.log" $PY "$HERE/offline.py" --torch-profiler "$OUT/$prog.torch-trace.json.gz" $cmd
+    echo "  torch.profiler: rc $? $(ls -l "$OUT/$prog.torch-trace.json.gz" 2>/dev/null | awk '{print $5}') bytes" ;;
+  esac
+done
+
+case " $PHASES " in *" time "*)
+  for prog in $PROGRAMS; do
+    cmd=$(command_of "$prog")
+    script=${cmd%% *}
+    rest=${cmd#* }
+    variants=$($PY "$HERE/variants.py" "$P" "$prog") || exit 1
+    for r in $(seq 1 "$ROUNDS"); do
+      while read -r name file flags; do
+        [ -z "$name" ] && continue
+        if [ "$name" = bad ]; then file=$script; flags=""; fi
+        t0=$(date +%s%N)
+        run "$prog" "$OUT/logs/$prog.$name.$r.log" $PY "$HERE/offline.py" $flags "$file" $rest
+        rc=$?
+        t1=$(date +%s%N)
+        echo "$prog $name $r $(((t1 - t0) / 1000000)) rc=$rc" | tee -a "$OUT/timings.txt"
+      done <<<"bad
+$variants"
+    done
+  done ;;
+esac

@@ -1,0 +1,76 @@
+"""The fixes an expert would try on each program, written down before any tool
+output was read (bench/eval/pytorch/README.md): each is one change to the
+published file, timed against the unchanged program by run.sh to find which
+of them are real thieves and what each costs.
+
+    python3 variants.py PROGRAMS_DIR PROGRAM
+
+writes PROGRAMS_DIR/PROGRAM/<file>.fix-<name>.py for each variant and prints one
+line per variant: `<name> <script> [wrapper flags]`. An edit whose text is not
+found exactly once is an error (the published file changed).
+"""
+import os
+import sys
+
+# program -> (script, {variant: (wrapper flags, [(old, new), ...])})
+VARIANTS = {
+    "mnist_rnn": ("main.py", {
+        "workers4": ([], [("{'num_workers': 1, 'pin_memory': True}",
+                           "{'num_workers': 4, 'pin_memory': True}")]),
+        "tf32": (["--tf32"], []),
+        "test_no_item": ([], [
+            ("test_loss += F.nll_loss(output, target, reduction='sum').item()",
+             "test_loss += F.nll_loss(output, target, reduction='sum')"),
+            ("correct += pred.eq(target.view_as(pred)).sum().item()",
+             "correct += pred.eq(target.view_as(pred)).sum()"),
+        ]),
+    }),
+    "vae": ("main.py", {
+        "workers4": ([], [("{'num_workers': 1, 'pin_memory': True}",
+                           "{'num_workers': 4, 'pin_memory': True}")]),
+        "tf32": (["--tf32"], []),
+        "no_item": ([], [
+            ("train_loss += loss.item()", "train_loss += loss.detach()"),
+            ("test_loss += loss_function(recon_batch, data, mu, logvar).item()",
+             "test_loss += loss_function(recon_batch, data, mu, logvar).detach()"),
+        ]),
+    }),
+    "word_language_model": ("main.py", {
+        "tf32": (["--tf32"], []),
+        "no_item": ([], [("total_loss += loss.item()", "total_loss += loss.detach()")]),
+        "foreach": ([], [("""            for p in model.parameters():
+                p.data.add_(p.grad, alpha=-lr)""",
+                          """            params = [p.data for p in model.parameters()]
+            torch._foreach_add_(params, [p.grad for p in model.parameters()], alpha=-lr)""")]),
+        "eval_no_item": ([], [("total_loss += len(data) * criterion(output, targets).item()",
+                               "total_loss += len(data) * criterion(output, targets).detach()")]),
+    }),
+    "nanoGPT": ("train.py", {
+        "eval_no_item": ([], [("losses = torch.zeros(eval_iters)",
+                               "losses = torch.zeros(eval_iters, device=device)"),
+                              ("losses[k] = loss.item()", "losses[k] = loss.detach()")]),
+    }),
+    "time_sequence_prediction": ("train.py", {}),
+}
+
+
+def main():
+    root, program = sys.argv[1], sys.argv[2]
+    script, variants = VARIANTS[program]
+    with open(os.path.join(root, program, script)) as f:
+        text = f.read()
+    for name, (flags, edits) in variants.items():
+        fixed = text
+        for old, new in edits:
+            if fixed.count(old) != 1:
+                sys.exit(f"variants.py: {program}/{script}: the text to replace for '{name}' "
+                         f"occurs {fixed.count(old)} times, expected once: {old!r}")
+            fixed = fixed.replace(old, new)
+        out = f"{script[:-3]}.fix-{name}.py"
+        with open(os.path.join(root, program, out), "w") as f:
+            f.write(fixed)
+        print(name, out, *flags)
+
+
+if __name__ == "__main__":
+    main()
