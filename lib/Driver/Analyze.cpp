@@ -438,8 +438,35 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     }
   }
 
+  // Python programs are not parsed: their CUDA work is seen through a
+  // recording, and they are the sources a recording's Python frames are
+  // matched to (a path of another machine becomes the file named here).
+  std::vector<std::string> CxxSources;
+  for (const std::string &S : Sources) {
+    if (!sys::path::extension(S).equals_insensitive(".py")) {
+      CxxSources.push_back(S);
+      continue;
+    }
+    if (!sys::fs::is_regular_file(S)) {
+      std::string Why = sys::fs::exists(S) ? "not a regular file" : "no such file";
+      error(S + ": " + Why);
+      Report.Errors.push_back({S, Why});
+      InputErrors = true;
+      ++Unreadable;
+      continue;
+    }
+    SmallString<256> Absolute(S);
+    sys::fs::make_absolute(Absolute);
+    sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    Report.Sources.push_back(Absolute.str().str());
+    if (Opts.Profiles.empty() && !Opts.Quiet)
+      note(S + ": a Python program is analyzed through a recording of it: cuda-advisor record "
+               "-o run.jsonl -- python3 " + S + " ..., then cuda-advisor " + S +
+           " --profile run.jsonl");
+  }
+
   // The sources.
-  if (!Sources.empty()) {
+  if (!CxxSources.empty()) {
     frontend::RunnerOptions RO;
     RO.BuildPath = Opts.BuildPath;
     RO.FixedFlags = Opts.FixedFlags;
@@ -451,9 +478,9 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     RO.Setup.ExtraArgsBefore = Opts.ExtraArgsBefore;
     RO.Setup.DevicePass = Opts.DevicePass;
     // "[N/M] file" as each file is done, on a terminal only (run-clang-tidy).
-    if (Sources.size() > 1 && sys::Process::StandardErrIsDisplayed())
+    if (CxxSources.size() > 1 && sys::Process::StandardErrIsDisplayed())
       RO.OnFileDone = [&](size_t, size_t Done, const frontend::FileResult &R) {
-        errs() << "[" << Done << "/" << Sources.size() << "] " << R.File << "\n";
+        errs() << "[" << Done << "/" << CxxSources.size() << "] " << R.File << "\n";
       };
     std::unique_ptr<ResultCache> Cache =
         openResultCache(Opts, CacheBytes, *Configs, ResourceDir, Argv0);
@@ -463,7 +490,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       return checks::makeCheckConsumer(Configs->forFile(R.File), R.Findings, ResourceDir,
                                        DevicePass);
     };
-    auto Results = frontend::runOnFiles(Sources, RO, Factory);
+    auto Results = frontend::runOnFiles(CxxSources, RO, Factory);
     if (!Results) {
       error(toString(Results.takeError()));
       return ExitInputError;
