@@ -11,6 +11,8 @@
 #include "cuda-advisor/Profile/Reader.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -178,6 +180,7 @@ private:
   Device &device(uint32_t Id);
   uint32_t denseThread(uint64_t Tid);
   void finish();
+  void attributeBackwardCalls();
 
   StringRef Path, Contents;
   Profile P;
@@ -453,6 +456,56 @@ Error NativeReader::readEnd(const json::Object &O, size_t Line, size_t RecordsBe
   return Error::success();
 }
 
+/// Whether a Python stack is inside torch.autograd.backward() or grad():
+/// the user's `loss.backward()` (or autograd.grad) is running.
+bool inAutogradBackward(const Stack &S) {
+  return llvm::any_of(S.Symbols, [](const StackFrame &F) {
+    return F.Library && (F.Function == "backward" || F.Function == "grad") &&
+           StringRef(F.Loc.File).ends_with("/torch/autograd/__init__.py");
+  });
+}
+
+/// PyTorch's backward pass runs on the autograd engine's own threads, which
+/// have no Python frames: their calls would have no call site in the user's
+/// code. While they run, the thread that called backward() waits inside it,
+/// and its last call (the gradient seed, torch.ones_like in _make_grads) has
+/// the user's `loss.backward()` line in its Python stack. A call of a thread
+/// without Python stacks inherits that stack when exactly one Python thread's
+/// latest call is inside torch.autograd.backward/grad; otherwise it keeps
+/// what it had (two threads in backward at once: no guess).
+void NativeReader::attributeBackwardCalls() {
+  DenseSet<int64_t> PythonStacks;
+  for (const auto &Entry : PyStackById)
+    PythonStacks.insert(static_cast<int64_t>(Entry.second));
+  DenseSet<uint32_t> PythonThreads;
+  for (const ApiCall &A : P.ApiCalls)
+    if (PythonStacks.contains(A.StackIndex))
+      PythonThreads.insert(A.Thread);
+  if (PythonThreads.empty())
+    return;
+  std::vector<size_t> Order(P.ApiCalls.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::stable_sort(Order, [&](size_t L, size_t R) {
+    return P.ApiCalls[L].Start < P.ApiCalls[R].Start;
+  });
+  // Python thread -> its latest call's stack, when that stack is in backward.
+  DenseMap<uint32_t, int64_t> InBackward;
+  for (size_t I : Order) {
+    ApiCall &A = P.ApiCalls[I];
+    if (PythonThreads.contains(A.Thread)) {
+      if (PythonStacks.contains(A.StackIndex) &&
+          inAutogradBackward(P.Stacks[static_cast<size_t>(A.StackIndex)]))
+        InBackward[A.Thread] = A.StackIndex;
+      else
+        InBackward.erase(A.Thread);
+      continue;
+    }
+    if (InBackward.size() == 1)
+      A.StackIndex = InBackward.begin()->second;
+  }
+}
+
 void NativeReader::finish() {
   for (size_t I : SyncsWithoutDevice) {
     auto It = ContextDevice.find(P.Syncs[I].Device);
@@ -483,6 +536,7 @@ void NativeReader::finish() {
     if (S != StackById.end())
       A.StackIndex = static_cast<int64_t>(S->second);
   }
+  attributeBackwardCalls();
   if (FirstErrorStackId) {
     auto S = StackById.find(*FirstErrorStackId);
     if (S != StackById.end())
