@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -190,6 +191,7 @@ private:
     return Base + static_cast<uint64_t>(std::llround(Us * 1000.0));
   }
   void attachPythonStacks();
+  void attributeBackwardCalls();
   int64_t pythonStackOf(size_t Innermost);
 
   StringRef Path;
@@ -401,6 +403,50 @@ void KinetoReader::attachPythonStacks() {
       I = Python[I].Parent;
     if (I >= 0)
       P.ApiCalls[CallIndex].StackIndex = pythonStackOf(static_cast<size_t>(I));
+  }
+  attributeBackwardCalls();
+}
+
+/// The backward pass runs on autograd's C++ threads, which have no Python
+/// events: a call of such a thread made while one Python thread is inside
+/// torch.autograd.backward() (or grad()) gets that frame's stack, whose user
+/// frame is the `loss.backward()` caller (docs/collector.md says the same of
+/// native recordings). Two such intervals around the call: no guess.
+void KinetoReader::attributeBackwardCalls() {
+  std::set<int64_t> PythonThreads;
+  std::vector<size_t> Backward; // Sorted by start, as Python is.
+  for (size_t I = 0; I < Python.size(); ++I) {
+    PythonThreads.insert(Python[I].Tid);
+    StringRef Name(Python[I].Name);
+    if (Name.contains("torch/autograd/__init__.py(") &&
+        (Name.ends_with("): backward") || Name.ends_with("): grad")))
+      Backward.push_back(I);
+  }
+  if (Backward.empty())
+    return;
+  llvm::sort(Backward, [&](size_t A, size_t B) { return Python[A].Start < Python[B].Start; });
+  for (auto [CallIndex, Tid] : CallTids) {
+    if (PythonThreads.count(Tid))
+      continue;
+    uint64_t T = P.ApiCalls[CallIndex].Start;
+    auto It = std::upper_bound(Backward.begin(), Backward.end(), T,
+                               [&](uint64_t V, size_t E) { return V < Python[E].Start; });
+    // The innermost interval around T (the latest to start), among the few
+    // that started last: backward passes do not overlap on one thread, and
+    // a grad() nests inside a backward's hook at most.
+    std::optional<size_t> Around;
+    bool OtherThread = false;
+    for (auto J = It; J != Backward.begin() && std::distance(J, It) < 8;) {
+      --J;
+      if (Python[*J].End < T)
+        continue;
+      if (!Around)
+        Around = *J;
+      else if (Python[*J].Tid != Python[*Around].Tid)
+        OtherThread = true;
+    }
+    if (Around && !OtherThread)
+      P.ApiCalls[CallIndex].StackIndex = pythonStackOf(*Around);
   }
 }
 

@@ -192,4 +192,56 @@ TEST(KinetoReaderTest, PythonStacks) {
   EXPECT_EQ(StackOf(3), nullptr);
 }
 
+TEST(KinetoReaderTest, BackwardPassAtTheBackwardCall) {
+  // Autograd's thread (tid 10) has no Python events: its calls during
+  // torch.autograd.backward() on tid 9 are step()'s; after it, nobody's. A
+  // function named backward outside torch/autograd is no backward pass, and
+  // two threads in backward at once leave the call without a guess.
+  const char *Trace = R"({
+  "baseTimeNanoseconds": 1000000000,
+  "traceEvents": [
+  {"ph": "X", "cat": "python_function", "name": "train.py(40): <module>", "pid": 9, "tid": 9,
+   "ts": 0.0, "dur": 2000.0, "args": {}},
+  {"ph": "X", "cat": "python_function", "name": "train.py(12): step", "pid": 9, "tid": 9,
+   "ts": 10.0, "dur": 1500.0, "args": {}},
+  {"ph": "X", "cat": "python_function", "name": "/venv/lib/python3.12/site-packages/torch/_tensor.py(570): backward",
+   "pid": 9, "tid": 9, "ts": 100.0, "dur": 200.0, "args": {}},
+  {"ph": "X", "cat": "python_function", "name": "/venv/lib/python3.12/site-packages/torch/autograd/__init__.py(244): backward",
+   "pid": 9, "tid": 9, "ts": 101.0, "dur": 198.0, "args": {}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 10,
+   "ts": 150.0, "dur": 5.0, "args": {"correlation": 1, "cbid": 211}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 10,
+   "ts": 400.0, "dur": 5.0, "args": {"correlation": 2, "cbid": 211}},
+  {"ph": "X", "cat": "python_function", "name": "tools/autograd_like.py(5): backward",
+   "pid": 9, "tid": 9, "ts": 500.0, "dur": 100.0, "args": {}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 10,
+   "ts": 550.0, "dur": 5.0, "args": {"correlation": 3, "cbid": 211}},
+  {"ph": "X", "cat": "python_function", "name": "/venv/lib/python3.12/site-packages/torch/autograd/__init__.py(244): backward",
+   "pid": 9, "tid": 9, "ts": 700.0, "dur": 200.0, "args": {}},
+  {"ph": "X", "cat": "python_function", "name": "other.py(3): worker", "pid": 9, "tid": 11,
+   "ts": 600.0, "dur": 400.0, "args": {}},
+  {"ph": "X", "cat": "python_function", "name": "/venv/lib/python3.12/site-packages/torch/autograd/__init__.py(244): backward",
+   "pid": 9, "tid": 11, "ts": 650.0, "dur": 300.0, "args": {}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 10,
+   "ts": 750.0, "dur": 5.0, "args": {"correlation": 4, "cbid": 211}}
+  ]})";
+  llvm::Expected<Profile> P = readKinetoTrace("backward.json", Trace);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->ApiCalls.size(), 4u);
+  auto UserOf = [&](uint64_t Correlation) -> std::string {
+    for (const ApiCall &A : P->ApiCalls)
+      if (A.Correlation == Correlation) {
+        if (A.StackIndex < 0)
+          return "none";
+        const StackFrame *F = P->Stacks[static_cast<size_t>(A.StackIndex)].userFrame();
+        return F ? F->Function + ":" + std::to_string(F->Loc.Line) : "no user frame";
+      }
+    return "missing";
+  };
+  EXPECT_EQ(UserOf(1), "step:12");
+  EXPECT_EQ(UserOf(2), "none");
+  EXPECT_EQ(UserOf(3), "none");
+  EXPECT_EQ(UserOf(4), "none");
+}
+
 } // namespace
