@@ -33,6 +33,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+
 using namespace llvm;
 
 namespace cuda_advisor::driver {
@@ -314,6 +316,14 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     Config AllChecks = Cfg;
     AllChecks.Checks = "*";
     Effective.Options = checks::effectiveOptions(AllChecks);
+    // The runtime rules' options, from the rule table.
+    for (const rank::RuleOption &O : rank::runtimeRuleOptions()) {
+      if (Effective.Options.all().count(O.Rule + "." + O.Name))
+        continue;
+      char Text[32];
+      std::snprintf(Text, sizeof(Text), "%.10g", O.Default);
+      Effective.Options.set(O.Rule, O.Name, Text);
+    }
     outs() << dumpConfig(Effective);
     return ExitClean;
   }

@@ -209,10 +209,10 @@ void Rules::tensorCoresUnused(std::vector<RuntimeFinding> &Out) {
 
 void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-repeated-sequence";
-  uint64_t MinRepeats = static_cast<uint64_t>(option(Id, "MinRepeats", 20));
-  size_t MinKernels = static_cast<size_t>(option(Id, "MinKernels", 2));
-  size_t MaxKernels = static_cast<size_t>(option(Id, "MaxKernels", 16));
-  double MaxBusyShare = optionShare(Id, "MaxBusyShare", 0.5);
+  uint64_t MinRepeats = static_cast<uint64_t>(option(Id, "MinRepeats"));
+  size_t MinKernels = static_cast<size_t>(option(Id, "MinKernels"));
+  size_t MaxKernels = static_cast<size_t>(option(Id, "MaxKernels"));
+  double MaxBusyShare = optionShare(Id, "MaxBusyShare");
   // Kernel names as small integers, per stream in launch order.
   StringMap<int> Ids;
   std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
@@ -350,8 +350,8 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
 
 void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-elementwise-chain";
-  size_t MinChain = static_cast<size_t>(option(Id, "MinKernels", 3));
-  uint64_t MaxGap = static_cast<uint64_t>(option(Id, "MaxGapUs", 1000)) * 1000;
+  size_t MinChain = static_cast<size_t>(option(Id, "MinKernels"));
+  uint64_t MaxGap = static_cast<uint64_t>(option(Id, "MaxGapUs")) * 1000;
   // A chain: consecutive element-wise kernels of one stream with the same
   // grid and block (tensors of one size). Chains of the same kernels are
   // one finding.
@@ -499,8 +499,8 @@ const Rules::Loading &Rules::loading() {
   static constexpr StringRef Id = "runtime-data-loading";
   if (!Enabled.contains(Id))
     return Result;
-  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies", 10));
-  size_t MinBatches = static_cast<size_t>(option(Id, "MinBatches", 10));
+  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies"));
+  size_t MinBatches = static_cast<size_t>(option(Id, "MinBatches"));
   // The batches that Copies (calls, in any order) upload: runs of copies with
   // no kernel of the device between them.
   auto Batches = [&](ProcessIndex Proc, uint32_t Dev, std::vector<size_t> Copies) {

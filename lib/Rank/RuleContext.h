@@ -11,6 +11,7 @@
 #include "RuntimeRules.h"
 #include "cuda-advisor/Core/Units.h"
 #include "cuda-advisor/Rank/Join.h"
+#include "cuda-advisor/Rank/Rank.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -91,11 +92,14 @@ private:
   const Loading &loading();
   std::optional<Loading> LoadingCache;
 
-  int64_t option(llvm::StringRef Rule, llvm::StringRef Name, int64_t Default) const {
-    return Cfg.Options.getInt(Rule, Name, Default);
+  /// Option Name of Rule: the configured value, or the default of the rule
+  /// table (runtimeRuleOptions; a name the table lacks is a bug).
+  int64_t option(llvm::StringRef Rule, llvm::StringRef Name) const {
+    return Cfg.Options.getInt(Rule, Name,
+                              static_cast<int64_t>(ruleOptionDefault(Rule, Name)));
   }
-  double optionShare(llvm::StringRef Rule, llvm::StringRef Name, double Default) const {
-    return Cfg.Options.getDouble(Rule, Name, Default);
+  double optionShare(llvm::StringRef Rule, llvm::StringRef Name) const {
+    return Cfg.Options.getDouble(Rule, Name, ruleOptionDefault(Rule, Name));
   }
   /// The user call site of call I, if its stack has one.
   const SourceLocation *siteOf(size_t I) const {
@@ -114,7 +118,7 @@ private:
   /// loops: a whole `python train.py` spends seconds importing and building
   /// before its first step.
   uint64_t phaseGapNs(llvm::StringRef Rule) const {
-    return static_cast<uint64_t>(option(Rule, "PhaseGapMs", 1000)) * 1000000;
+    return static_cast<uint64_t>(option(Rule, "PhaseGapMs")) * 1000000;
   }
   /// The time from the first to the last GPU work of Busy, less its phase gaps.
   uint64_t activeSpan(llvm::StringRef Rule, const IntervalSet &Busy) const {
@@ -122,8 +126,9 @@ private:
       return 0;
     Interval Span{Busy.intervals().front().Start, Busy.intervals().back().End};
     uint64_t Length = Span.length();
+    uint64_t Phase = phaseGapNs(Rule);
     for (const Interval &G : Busy.gaps(Span))
-      if (G.length() >= phaseGapNs(Rule))
+      if (G.length() >= Phase)
         Length -= G.length();
     return Length;
   }
@@ -141,7 +146,7 @@ private:
     return GpuBusy;
   }
   bool worthIt(llvm::StringRef Rule, profile::ProcessIndex Proc, uint64_t Saving) const {
-    double MinShare = optionShare(Rule, "MinSavingShare", 0.01);
+    double MinShare = optionShare(Rule, "MinSavingShare");
     const IntervalSet &Busy = Index.busy(Proc);
     uint64_t Base = Busy.empty() ? Index.wallNs(Proc) : activeSpan(Rule, Busy);
     return Saving > 0 && static_cast<double>(Saving) >= MinShare * static_cast<double>(Base);

@@ -14,6 +14,7 @@
 #include "cuda-advisor/Rank/Rank.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -27,9 +28,25 @@ namespace cuda_advisor::rank {
 namespace {
 
 using RuleFn = void (Rules::*)(std::vector<RuntimeFinding> &);
+struct OptionSpec {
+  const char *Name;
+  double Default;
+  const char *Help;
+};
 struct RuleEntry {
   CheckInfo Info;
   RuleFn Run;
+  /// The rule's own options; every rule also has kSharedOptions.
+  std::vector<OptionSpec> Options;
+};
+
+/// Options every runtime rule reads (RuleContext::worthIt, activeSpan).
+const OptionSpec kSharedOptions[] = {
+    {"MinSavingShare", 0.01,
+     "findings saving less than this share of the time from the first to the last GPU work "
+     "are dropped"},
+    {"PhaseGapMs", 1000, "GPU idle gaps this long are phases of the program (start-up, loading, "
+                         "evaluation), not its loops"},
 };
 
 /// The one list of runtime rules: what --list-checks, SARIF and the docs
@@ -40,72 +57,86 @@ const std::vector<RuleEntry> &ruleTable() {
        "the same copy (direction, size, host memory and call site) repeated many times: upload "
        "the data once if it does not change, download only the result that is needed",
        Severity::Warning, true},
-       &Rules::repeatedCopies},
+       &Rules::repeatedCopies,
+       {{"MinRepeats", 10, "copies of one group needed for a finding"}, {"MinBytes", 262144, "smaller copies are left to runtime-small-copies"}}},
       {{"runtime-pageable-copies",
        "copies between the GPU and pageable host memory, which the runtime stages and makes "
        "synchronous: pin the host buffers",
        Severity::Warning, true},
-       &Rules::pageableCopies},
+       &Rules::pageableCopies,
+       {{"MinCopies", 10, "copies of one direction and call site needed"}}},
       {{"runtime-small-copies",
        "many small copies whose fixed per-copy cost dominates their transfer time: batch them",
        Severity::Warning, true},
-       &Rules::smallCopies},
+       &Rules::smallCopies,
+       {{"MaxBytes", 65536, "what counts as small"}, {"MinCount", 100, "copies needed"}}},
       {{"runtime-gpu-idle-gaps",
        "long gaps between GPU work while the host computes: the CPU is the bottleneck",
        Severity::Warning, true},
-       &Rules::idleGaps},
+       &Rules::idleGaps,
+       {{"MinGapUs", 50, "shorter gaps do not count"}, {"MinGaps", 10, "gaps needed"}, {"MinIdleShare", 0.1, "share of the time between the first and last GPU work (less the phases)"}}},
       {{"runtime-sync-heavy",
        "frequent synchronizations that drain the GPU's queue and leave it idle (a jagged "
        "timeline)",
        Severity::Warning, true},
-       &Rules::syncHeavy},
+       &Rules::syncHeavy,
+       {{"MinSyncs", 50, "synchronizations needed"}, {"MinSyncsPerGpuSecond", 1000, "their rate, per second of GPU busy time"}}},
       {{"runtime-low-occupancy",
        "launches whose theoretical occupancy is low for their block size, registers and shared "
        "memory, where another block size does better",
        Severity::Warning, true},
-       &Rules::lowOccupancy},
+       &Rules::lowOccupancy,
+       {{"MaxOccupancy", 0.5, "kernels at or above this theoretical occupancy are fine"}}},
       {{"runtime-launch-bound",
        "streams of kernels shorter than their launch overhead, back to back: fuse them or "
        "capture them in a CUDA Graph",
        Severity::Warning, true},
-       &Rules::launchBound},
+       &Rules::launchBound,
+       {{"MinKernels", 20, "kernels in a stretch"}, {"MaxGapUs", 50, "a longer gap ends the stretch"}}},
       {{"runtime-tensor-cores-unused",
         "FP32 matrix multiplies and convolutions on the GPU's FP32 units where TF32 or "
         "BF16/FP16 autocast would run them on tensor cores",
         Severity::Warning, true},
-       &Rules::tensorCoresUnused},
+       &Rules::tensorCoresUnused,
+       {}},
       {{"runtime-repeated-sequence",
         "the same short kernel sequence launched many times in a row with the GPU mostly "
         "idle (a model called on one sample at a time): batch the calls",
         Severity::Warning, true},
-       &Rules::repeatedSequence},
+       &Rules::repeatedSequence,
+       {{"MinRepeats", 20, "calls in a row needed"}, {"MinKernels", 2, "the shortest sequence"}, {"MaxKernels", 16, "the longest sequence"}, {"MaxBusyShare", 0.5, "the GPU is busy at most this share of the stretch"}}},
       {{"runtime-elementwise-chain",
         "consecutive element-wise kernels over tensors of one size, each reading and writing "
         "memory: one fused operation (torch.compile) does it in one pass",
         Severity::Warning, true},
-       &Rules::elementwiseChain},
+       &Rules::elementwiseChain,
+       {{"MinKernels", 3, "kernels in a chain"}, {"MaxGapUs", 1000, "a longer GPU gap between two kernels ends the chain"}}},
       {{"runtime-low-copy-overlap",
         "copies between pinned host memory and the GPU, and kernels, that waited for each "
         "other on one stream instead of overlapping on separate streams (nvvp's 'Low "
         "Memcpy/Compute Overlap')",
         Severity::Warning, true},
-       &Rules::lowCopyOverlap},
+       &Rules::lowCopyOverlap,
+       {{"MaxOverlapShare", 0.1, "the overlap, as a share of the shorter activity, below which the rule reports"}, {"MinCopies", 4, "copies between the first and the last kernel needed on the device"}}},
       {{"runtime-low-kernel-concurrency",
         "kernels too small to fill the GPU that ran one at a time on one stream, leaving most "
         "SMs idle (nvvp's 'Low Kernel Concurrency')",
         Severity::Warning, true},
-       &Rules::lowKernelConcurrency},
+       &Rules::lowKernelConcurrency,
+       {{"MaxSmShare", 0.5, "a kernel whose blocks cover at most this share of the SMs is small"}, {"MinKernels", 10, "small kernels that ran alone needed on the device"}}},
       {{"runtime-low-copy-throughput",
         "copies between pinned host memory and the GPU that reached far less than the link's "
         "bandwidth, mostly by being small (nvvp's 'Low Memcpy Throughput')",
         Severity::Warning, true},
-       &Rules::lowCopyThroughput},
+       &Rules::lowCopyThroughput,
+       {{"MinLinkShare", 0.5, "report when the copies reached less than this share of the link"}, {"SmallBytes", 262144, "a copy under this size counts as small"}}},
       {{"runtime-data-loading",
         "host-to-device copies from pageable memory inside a loop, issued while the GPU sat "
         "idle (a DataLoader without pin_memory and workers): load and copy the next batch "
         "while the GPU computes",
         Severity::Warning, true},
-       &Rules::dataLoading},
+       &Rules::dataLoading,
+       {{"MinCopies", 10, "pageable host-to-device copies of one call site needed"}, {"MinBatches", 10, "batches (copies with kernels between them) needed"}}},
   };
   return Table;
 }
@@ -120,6 +151,32 @@ const std::vector<CheckInfo> &runtimeRules() {
     return Out;
   }();
   return Infos;
+}
+
+const std::vector<RuleOption> &runtimeRuleOptions() {
+  static const std::vector<RuleOption> Options = [] {
+    std::vector<RuleOption> Out;
+    for (const RuleEntry &E : ruleTable()) {
+      for (const OptionSpec &O : E.Options)
+        Out.push_back({E.Info.Id, O.Name, O.Default, O.Help});
+      for (const OptionSpec &O : kSharedOptions)
+        Out.push_back({E.Info.Id, O.Name, O.Default, O.Help});
+    }
+    return Out;
+  }();
+  return Options;
+}
+
+double ruleOptionDefault(StringRef Rule, StringRef Name) {
+  static const StringMap<double> Defaults = [] {
+    StringMap<double> M;
+    for (const RuleOption &O : runtimeRuleOptions())
+      M[O.Rule + "." + O.Name] = O.Default;
+    return M;
+  }();
+  auto It = Defaults.find((Rule + "." + Name).str());
+  assert(It != Defaults.end() && "a runtime rule reads an option its table entry lacks");
+  return It == Defaults.end() ? 0 : It->second;
 }
 
 std::vector<StringRef> coveringChecks(StringRef RuleId) {
@@ -149,8 +206,8 @@ struct CopyGroup {
 
 void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-repeated-copies";
-  uint64_t MinRepeats = static_cast<uint64_t>(option(Id, "MinRepeats", 10));
-  uint64_t MinBytes = static_cast<uint64_t>(option(Id, "MinBytes", 256 * 1024));
+  uint64_t MinRepeats = static_cast<uint64_t>(option(Id, "MinRepeats"));
+  uint64_t MinBytes = static_cast<uint64_t>(option(Id, "MinBytes"));
   // (process, device, direction, bytes, host memory kind, call site).
   std::map<std::tuple<ProcessIndex, uint32_t, int, uint64_t, int, std::string>, CopyGroup> Groups;
   std::map<std::tuple<ProcessIndex, uint32_t, int, uint64_t, int, std::string>,
@@ -265,7 +322,7 @@ void Rules::pageableCopies(std::vector<RuntimeFinding> &Out) {
   }
   // A few copies (an upload at the start, a download at the end) are not
   // worth pinning: cudaMallocHost and cudaHostRegister cost as much.
-  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies", 10));
+  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies"));
   for (auto &[Key, G] : Groups) {
     if (G.Calls.size() < MinCopies)
       continue;
@@ -301,8 +358,8 @@ void Rules::pageableCopies(std::vector<RuntimeFinding> &Out) {
 
 void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-small-copies";
-  uint64_t MaxBytes = static_cast<uint64_t>(option(Id, "MaxBytes", 64 * 1024));
-  uint64_t MinCount = static_cast<uint64_t>(option(Id, "MinCount", 100));
+  uint64_t MaxBytes = static_cast<uint64_t>(option(Id, "MaxBytes"));
+  uint64_t MinCount = static_cast<uint64_t>(option(Id, "MinCount"));
   std::map<std::tuple<ProcessIndex, int, std::string>, CopyGroup> Groups;
   std::map<std::tuple<ProcessIndex, int, std::string>, uint64_t> Overhead, MinOverhead;
   for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
@@ -354,11 +411,11 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
 
 void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-gpu-idle-gaps";
-  uint64_t MinGap = static_cast<uint64_t>(option(Id, "MinGapUs", 50)) * 1000;
+  uint64_t MinGap = static_cast<uint64_t>(option(Id, "MinGapUs")) * 1000;
   // A few gaps are set-up and tear-down (filling inputs, checking results);
   // a host-bound loop makes many.
-  uint64_t MinGaps = static_cast<uint64_t>(option(Id, "MinGaps", 10));
-  double MinShare = optionShare(Id, "MinIdleShare", 0.1);
+  uint64_t MinGaps = static_cast<uint64_t>(option(Id, "MinGaps"));
+  double MinShare = optionShare(Id, "MinIdleShare");
   // Per GPU of each process: with one host thread per device, one GPU can
   // starve while the host drives another.
   std::set<std::pair<ProcessIndex, uint32_t>> Gpus;
@@ -484,8 +541,8 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
 
 void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-sync-heavy";
-  uint64_t MinSyncs = static_cast<uint64_t>(option(Id, "MinSyncs", 50));
-  double MinPerSecond = optionShare(Id, "MinSyncsPerGpuSecond", 1000);
+  uint64_t MinSyncs = static_cast<uint64_t>(option(Id, "MinSyncs"));
+  double MinPerSecond = optionShare(Id, "MinSyncsPerGpuSecond");
   std::map<ProcessIndex, std::vector<size_t>> Syncs;
   // The synchronizations of a batch's copy are runtime-data-loading's.
   const std::set<size_t> &Claimed = loading().Syncs;
@@ -549,7 +606,7 @@ void Rules::syncHeavy(std::vector<RuntimeFinding> &Out) {
 
 void Rules::lowOccupancy(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-low-occupancy";
-  double MaxShare = optionShare(Id, "MaxOccupancy", 0.5);
+  double MaxShare = optionShare(Id, "MaxOccupancy");
   struct Group {
     std::vector<size_t> Kernels;
     uint64_t Time = 0, Blocks = 0;
@@ -616,8 +673,8 @@ void Rules::lowOccupancy(std::vector<RuntimeFinding> &Out) {
 
 void Rules::launchBound(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-launch-bound";
-  uint64_t MinRun = static_cast<uint64_t>(option(Id, "MinKernels", 20));
-  uint64_t MaxGap = static_cast<uint64_t>(option(Id, "MaxGapUs", 50)) * 1000;
+  uint64_t MinRun = static_cast<uint64_t>(option(Id, "MinKernels"));
+  uint64_t MaxGap = static_cast<uint64_t>(option(Id, "MaxGapUs")) * 1000;
   std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
   for (size_t I = 0; I < P.Kernels.size(); ++I)
     Streams[{P.Kernels[I].Process, P.Kernels[I].Device, P.Kernels[I].Stream}].push_back(I);
@@ -720,8 +777,8 @@ static bool isHostDeviceCopy(const Copy &C) {
 
 void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-low-copy-overlap";
-  double MaxOverlap = optionShare(Id, "MaxOverlapShare", 0.1);
-  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies", 4));
+  double MaxOverlap = optionShare(Id, "MaxOverlapShare");
+  uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies"));
   struct Device {
     std::vector<Interval> CopyIv, KernelIv;
     std::vector<size_t> Copies, Kernels;
@@ -852,8 +909,8 @@ void Rules::lowCopyOverlap(std::vector<RuntimeFinding> &Out) {
 
 void Rules::lowKernelConcurrency(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-low-kernel-concurrency";
-  uint64_t MinKernels = static_cast<uint64_t>(option(Id, "MinKernels", 10));
-  double MaxFill = optionShare(Id, "MaxSmShare", 0.5);
+  uint64_t MinKernels = static_cast<uint64_t>(option(Id, "MinKernels"));
+  double MaxFill = optionShare(Id, "MaxSmShare");
   // (process, device) -> kernels by start.
   std::map<std::pair<ProcessIndex, uint32_t>, std::vector<size_t>> ByDevice;
   for (size_t I = 0; I < P.Kernels.size(); ++I)
@@ -933,8 +990,8 @@ void Rules::lowKernelConcurrency(std::vector<RuntimeFinding> &Out) {
 
 void Rules::lowCopyThroughput(std::vector<RuntimeFinding> &Out) {
   static constexpr StringRef Id = "runtime-low-copy-throughput";
-  double MinShare = optionShare(Id, "MinLinkShare", 0.5);
-  uint64_t SmallBytes = static_cast<uint64_t>(option(Id, "SmallBytes", 256 * 1024));
+  double MinShare = optionShare(Id, "MinLinkShare");
+  uint64_t SmallBytes = static_cast<uint64_t>(option(Id, "SmallBytes"));
   struct Group {
     std::vector<size_t> Copies;
     uint64_t Bytes = 0, Time = 0, Small = 0;
