@@ -11,6 +11,11 @@
 #include "OptionChecks.h"
 #include "cuda-advisor/Driver/Analyze.h"
 #include "cuda-advisor/Driver/LspCommand.h"
+
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/StringSaver.h"
 #endif
 
 #include "CLI/CLI.hpp"
@@ -33,6 +38,33 @@ int main(int Argc, char **Argv) {
     AfterDashDash.emplace(DashDash + 1, Args.end());
     Args.erase(DashDash, Args.end());
   }
+#ifdef CUDA_ADVISOR_HAVE_CLANG
+  // @file: arguments read from a file, as Clang's and GCC's drivers read
+  // them (GNU quoting, nested @files relative to the file), so that a list of
+  // 10,000 sources fits a command line. Not for `record`, whose arguments
+  // after the program are the program's, nor after `--` (compile flags: the
+  // compiler driver expands those itself).
+  if (Args.empty() || Args[0] != "record") {
+    for (const std::string &A : Args)
+      if (A.size() > 1 && A[0] == '@' && !llvm::sys::fs::exists(A.substr(1))) {
+        std::cerr << "cuda-advisor: error: " << A.substr(1)
+                  << ": cannot read this @file: no such file\n";
+        return ExitInputError;
+      }
+    llvm::BumpPtrAllocator Alloc;
+    llvm::StringSaver Saver(Alloc);
+    llvm::SmallVector<const char *, 32> Expanded;
+    for (const std::string &A : Args)
+      Expanded.push_back(Saver.save(A).data());
+    llvm::cl::ExpansionContext Expand(Alloc, llvm::cl::TokenizeGNUCommandLine);
+    Expand.setRelativeNames(true);
+    if (llvm::Error E = Expand.expandResponseFiles(Expanded)) {
+      std::cerr << "cuda-advisor: error: " << llvm::toString(std::move(E)) << "\n";
+      return ExitInputError;
+    }
+    Args.assign(Expanded.begin(), Expanded.end());
+  }
+#endif
 
   CLI::App App{"cuda-advisor: finds the performance thieves in CUDA C++ code and ranks them "
                "by what they cost.\n\n"

@@ -26,6 +26,8 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <csignal>
+#include <map>
+#include <memory>
 #include <mutex>
 
 using namespace llvm;
@@ -278,14 +280,8 @@ private:
 
   std::optional<tooling::CompileCommand> commandFor(FileResult &R) {
     tooling::CompilationDatabase *DB = Fixed ? Fixed.get() : Shared.get();
-    std::unique_ptr<tooling::CompilationDatabase> Detected;
-    if (!DB) {
-      std::string Error;
-      Detected = tooling::CompilationDatabase::autoDetectFromSource(R.File, Error);
-      if (Detected)
-        Detected = tooling::inferMissingCompileCommands(std::move(Detected));
-      DB = Detected.get();
-    }
+    if (!DB)
+      DB = detectedFor(R);
     if (DB) {
       std::vector<tooling::CompileCommand> Cmds = DB->getCompileCommands(R.File);
       if (!Cmds.empty())
@@ -374,6 +370,43 @@ private:
   CudaLocator Locator;
   ParseSetup Setup; ///< Opts.Setup with the clang driver filled in.
   std::unique_ptr<tooling::CompilationDatabase> Fixed, Shared;
+  /// Without -p: the database found above each file (as clangd finds it),
+  /// loaded once per directory that holds one for the whole run, not once
+  /// per file; directories without one map to nullptr.
+  std::map<std::string, std::shared_ptr<tooling::CompilationDatabase>> Detected;
+  std::mutex DetectedLock;
+
+  tooling::CompilationDatabase *detectedFor(FileResult &R) {
+    SmallString<256> Dir(R.File);
+    sys::fs::make_absolute(Dir);
+    sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+    sys::path::remove_filename(Dir);
+    std::lock_guard<std::mutex> Guard(DetectedLock);
+    std::vector<std::string> Walked;
+    std::shared_ptr<tooling::CompilationDatabase> Found;
+    for (StringRef D = Dir; !D.empty(); D = sys::path::parent_path(D)) {
+      auto It = Detected.find(D.str());
+      if (It != Detected.end()) {
+        Found = It->second;
+        break;
+      }
+      Walked.push_back(D.str());
+      std::string Error;
+      // This directory only (autoDetectFromDirectory would walk up from it).
+      if (auto DB = tooling::CompilationDatabase::loadFromDirectory(D, Error)) {
+        Found = tooling::inferMissingCompileCommands(std::move(DB));
+        if (Opts.Verbose)
+          R.Messages.push_back("loaded the compilation database of " + D.str() +
+                               " (once for every file under it)");
+        break;
+      }
+      if (D == sys::path::parent_path(D))
+        break;
+    }
+    for (const std::string &W : Walked)
+      Detected[W] = Found;
+    return Found.get();
+  }
 };
 
 /// The stack each file is analyzed on: Clang's own desired size, so that
