@@ -92,6 +92,29 @@ unsigned mapSourcePaths(Profile &P, const SourcePathMap &M) {
       }
       F.Loc.File = It->second;
     }
+  // The command lines name the program's own sources too (`python3
+  // /other/machine/train.py`): a word that is a path mapped to a source here
+  // is shown as that source.
+  for (Process &Pr : P.Processes) {
+    SmallVector<StringRef, 8> Words;
+    StringRef(Pr.Command).split(Words, ' ');
+    std::string Command;
+    for (StringRef W : Words) {
+      if (!Command.empty())
+        Command += ' ';
+      if (!W.contains('/')) {
+        Command += W;
+        continue;
+      }
+      auto [It, New] = Done.try_emplace(W);
+      if (New) {
+        It->second = mapSourcePath(W, M);
+        Changed += It->second != W;
+      }
+      Command += It->second;
+    }
+    Pr.Command = std::move(Command);
+  }
   return Changed;
 }
 

@@ -71,4 +71,21 @@ TEST(SourcePathsTest, RewritesEveryFrame) {
   EXPECT_EQ(P.Stacks[0].Symbols[1].Loc.File, "/home/me/proj/examples/a.cu");
 }
 
+TEST(SourcePathsTest, RewritesTheCommandsSources) {
+  // The script a recording ran is a source here: its path becomes the local
+  // one; the interpreter, a binary and the arguments that are no source stay.
+  Profile P;
+  Process Pr;
+  Pr.Command = "/usr/bin/python3 /root/gpu/train.py --data /root/gpu/data/x.bin -v";
+  P.Processes.push_back(Pr);
+  Pr.Command = "/tmp/b/examples/copy_loop 100";
+  P.Processes.push_back(Pr);
+  SourcePathMap M;
+  M.Sources = {"/home/me/proj/train.py"};
+  EXPECT_EQ(mapSourcePaths(P, M), 1u);
+  EXPECT_EQ(P.Processes[0].Command,
+            "/usr/bin/python3 /home/me/proj/train.py --data /root/gpu/data/x.bin -v");
+  EXPECT_EQ(P.Processes[1].Command, "/tmp/b/examples/copy_loop 100");
+}
+
 } // namespace
