@@ -213,14 +213,18 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
   size_t MinKernels = static_cast<size_t>(option(Id, "MinKernels"));
   size_t MaxKernels = static_cast<size_t>(option(Id, "MaxKernels"));
   double MaxBusyShare = optionShare(Id, "MaxBusyShare");
-  // Kernel names as small integers, per stream in launch order.
+  // Kernel names as small integers, per device in the order they ran on it,
+  // all streams together: "in a row" means nothing else ran between the
+  // calls. Per stream, a training step's library streams (cuDNN runs its RNN
+  // kernels on streams of its own) would each look like a short sequence
+  // repeated once per step, in a loop that is already batched.
   StringMap<int> Ids;
-  std::map<std::tuple<ProcessIndex, uint32_t, uint32_t>, std::vector<size_t>> Streams;
+  std::map<std::pair<ProcessIndex, uint32_t>, std::vector<size_t>> Devices;
   std::vector<int> NameId(P.Kernels.size());
   for (size_t I = 0; I < P.Kernels.size(); ++I) {
     const Kernel &K = P.Kernels[I];
     NameId[I] = Ids.try_emplace(K.Name.empty() ? K.Demangled : K.Name, Ids.size()).first->second;
-    Streams[{K.Process, K.Device, K.Stream}].push_back(I);
+    Devices[{K.Process, K.Device}].push_back(I);
   }
   // Runs of a sequence, by process, sequence and call site.
   struct Run {
@@ -232,9 +236,11 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
   };
   std::map<std::tuple<ProcessIndex, std::string, std::string>, Run> Runs;
   std::map<ProcessIndex, IntervalSet> Waiting;
-  for (auto &[Key, Ks] : Streams) {
-    auto [Proc, Dev, Stream] = Key;
-    llvm::sort(Ks, [&](size_t A, size_t B) { return P.Kernels[A].Start < P.Kernels[B].Start; });
+  for (auto &[Key, Ks] : Devices) {
+    auto [Proc, Dev] = Key;
+    llvm::stable_sort(Ks, [&](size_t A, size_t B) {
+      return P.Kernels[A].Start < P.Kernels[B].Start;
+    });
     auto [WIt, New] = Waiting.try_emplace(Proc);
     if (New)
       WIt->second = notOwnHostWork(Proc);
@@ -522,8 +528,8 @@ const Rules::Loading &Rules::loading() {
     }
     return N;
   };
-  // The next call of the same host thread after each call.
-  std::vector<size_t> Next(P.ApiCalls.size(), SIZE_MAX);
+  // The next and the previous call of the same host thread around each call.
+  std::vector<size_t> Next(P.ApiCalls.size(), SIZE_MAX), Before(P.ApiCalls.size(), SIZE_MAX);
   {
     std::vector<size_t> ByStart(P.ApiCalls.size());
     std::iota(ByStart.begin(), ByStart.end(), 0);
@@ -535,6 +541,7 @@ const Rules::Loading &Rules::loading() {
       auto [It, New] = Last.try_emplace({P.ApiCalls[I].Process, P.ApiCalls[I].Thread}, I);
       if (!New) {
         Next[It->second] = I;
+        Before[I] = It->second;
         It->second = I;
       }
     }
@@ -543,8 +550,11 @@ const Rules::Loading &Rules::loading() {
     const SourceLocation *X = siteOf(A), *Y = siteOf(B);
     return X && Y ? *X == *Y : !X && !Y;
   };
-  // Host-to-device copies from pageable memory, by process and call site.
+  // Host-to-device copies from pageable memory, by process and call site;
+  // those from pinned memory apart (a DataLoader with pin_memory=True whose
+  // workers do not keep up: the copies are fast, the wait before them is not).
   struct Group {
+    bool Pinned = false;
     std::vector<size_t> Copies, Syncs;
     std::vector<Interval> Loads; ///< The host's stretch before each copy while the GPU idled.
     size_t IdleAtIssue = 0;
@@ -552,17 +562,40 @@ const Rules::Loading &Rules::loading() {
     uint32_t Device = 0;
     const SourceLocation *Site = nullptr;
   };
-  std::map<std::pair<ProcessIndex, std::string>, Group> Groups;
+  // Each process's copies by the time they ended.
+  std::map<ProcessIndex, std::vector<std::pair<uint64_t, size_t>>> CopyEnds;
+  for (size_t I = 0; I < P.Copies.size(); ++I)
+    CopyEnds[P.Copies[I].Process].push_back({P.Copies[I].End, I});
+  for (auto &[Proc, Ends] : CopyEnds)
+    llvm::sort(Ends);
+  std::map<std::tuple<ProcessIndex, std::string, bool>, Group> Groups;
   for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
     const Copy *Up = nullptr;
     for (const Copy *C : copiesOf(I))
-      if (C->Kind == CopyKind::HtoD && C->Src == MemoryKind::Pageable)
+      if (C->Kind == CopyKind::HtoD &&
+          (C->Src == MemoryKind::Pageable || C->Src == MemoryKind::Pinned))
         Up = C;
     if (!Up)
       continue;
     const ApiCall &A = P.ApiCalls[I];
     const SourceLocation *Site = siteOf(I);
-    Group &G = Groups[{A.Process, Site ? describe(*Site) : std::string()}];
+    bool Pinned = Up->Src == MemoryKind::Pinned;
+    // A pinned upload whose last copy before it (any thread of the
+    // process) was a download of as much data is a round trip: the host
+    // worked on the GPU's results (gloo's all-reduce, a CPU-side step); it
+    // is no batch loaded from storage.
+    if (Pinned) {
+      const std::vector<std::pair<uint64_t, size_t>> &Ends = CopyEnds[A.Process];
+      auto It = std::upper_bound(Ends.begin(), Ends.end(),
+                                 std::make_pair(A.Start, SIZE_MAX));
+      if (It != Ends.begin()) {
+        const Copy &Last = P.Copies[std::prev(It)->second];
+        if (Last.Kind == CopyKind::DtoH && 2 * Last.Bytes >= Up->Bytes)
+          continue;
+      }
+    }
+    Group &G = Groups[{A.Process, Site ? describe(*Site) : std::string(), Pinned}];
+    G.Pinned = Pinned;
     G.Copies.push_back(I);
     G.Bytes += Up->Bytes;
     G.CopyNs += Index.blocks(I) ? Index.ownHostTime(I) : Up->duration();
@@ -577,7 +610,14 @@ const Rules::Loading &Rules::loading() {
     if (Prev && *Prev < A.Start && Idle < phaseGapNs(Id)) {
       ++G.IdleAtIssue;
       G.IdleNs += Idle;
-      G.Loads.push_back({*Prev, A.Start});
+      // From pinned memory, the batch's own loading is what the thread did
+      // since its previous CUDA call (the rest of the step's host work before
+      // that is no loading).
+      uint64_t From = *Prev;
+      if (Pinned && Before[I] != SIZE_MAX)
+        From = std::max(From, P.ApiCalls[Before[I]].End);
+      if (From < A.Start)
+        G.Loads.push_back({From, A.Start});
     }
     // The synchronization that makes the copy synchronous for the program
     // (PyTorch's .cuda()/.to() without non_blocking=True): the thread's
@@ -598,13 +638,16 @@ const Rules::Loading &Rules::loading() {
     // A training loop computes on each batch: kernels run between one
     // batch's copies and the next's. Copies with no compute between them
     // are not loading for compute (runtime-small-copies, -pageable-copies).
-    ProcessIndex Proc = Key.first;
+    ProcessIndex Proc = std::get<0>(Key);
     if (Batches(Proc, G.Device, G.Copies) < MinBatches)
       continue;
     // Where the profile has the copies' pointers, a loop that copies the
     // same one or two buffers again and again uploads the same data: that
     // is runtime-repeated-copies' thief (upload it once), not loading.
-    if (llvm::all_of(G.Copies, [&](size_t I) { return P.ApiCalls[I].HasCopyPointers; })) {
+    // (Not for pinned sources: PyTorch's caching host allocator hands the
+    // pinned blocks of freed batches to the next ones.)
+    if (!G.Pinned &&
+        llvm::all_of(G.Copies, [&](size_t I) { return P.ApiCalls[I].HasCopyPointers; })) {
       std::set<uint64_t> Sources;
       for (size_t I : G.Copies)
         Sources.insert(P.ApiCalls[I].CopySrc);
@@ -618,19 +661,55 @@ const Rules::Loading &Rules::loading() {
     W.Pinned.insert(G.Copies.begin(), G.Copies.end());
     W.Removed.insert(G.Syncs.begin(), G.Syncs.end());
     W.Prefetched = IntervalSet(G.Loads);
+    uint64_t LoadNs = W.Prefetched.total();
     uint64_t After = std::min(Region.length(), Model.simulate(Proc, Region, W));
     uint64_t Saving = Region.length() - After;
+    if (G.Pinned) {
+      // The copies are already pinned: what the GPU waits for is the batch
+      // itself. Loaders enough to keep up (workers in parallel) remove the
+      // waits, not the step's own host and GPU work: at most the host's
+      // stretches before the copies while the GPU sat idle.
+      Saving = std::min(LoadNs, Region.length());
+      After = Region.length() - Saving;
+    }
     if (!worthIt(Id, Proc, Saving))
       continue;
     std::string Source;
     Model.pinnedBandwidth(Proc, G.Device, CopyKind::HtoD, &Source);
-    uint64_t LoadNs = W.Prefetched.total();
     std::string Syncs =
         G.Syncs.empty()
             ? std::string()
             : formatv(", each followed by a synchronization ({0} in all)",
                       formatDuration(G.SyncNs))
                   .str();
+    if (G.Pinned) {
+      std::string Msg = formatv(
+          "{0} host-to-device copies ({1} in all) from pinned memory took {2}{3}, and the GPU "
+          "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the GPU "
+          "waits for each batch, the loading (reading, decoding, transforming) does not keep "
+          "up; load the batches in parallel, ahead of the GPU: in PyTorch more DataLoader "
+          "workers (num_workers=N, persistent_workers=True, prefetch_factor), lighter or "
+          "on-GPU transforms, and .to(device, non_blocking=True); in CUDA C++ loader threads "
+          "filling pinned buffers ahead of the compute",
+          N, formatBytes(G.Bytes), formatDuration(G.CopyNs), Syncs, formatDuration(G.IdleNs),
+          G.IdleAtIssue);
+      std::string How = formatv(
+          "at most the host's stretches before the copies while the GPU sat idle ({0}), "
+          "removed by loaders that keep up; the step's own host and GPU work stays; of the {1} "
+          "from the first batch's loading to the wait after the last copy",
+          formatDuration(LoadNs), formatDuration(Region.length()));
+      Cost C = Model.make(N, G.CopyNs + G.SyncNs + LoadNs, Saving, std::move(How),
+                          CostModel::Clock::Host);
+      RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
+      R.Calls.insert(G.Copies.begin(), G.Copies.end());
+      R.Calls.insert(G.Syncs.begin(), G.Syncs.end());
+      R.F.Evidence["gpuIdleBeforeCopiesNs"] = static_cast<int64_t>(G.IdleNs);
+      R.F.Evidence["copiesIssuedToIdleGpu"] = static_cast<int64_t>(G.IdleAtIssue);
+      Result.Copies.insert(G.Copies.begin(), G.Copies.end());
+      Result.Syncs.insert(G.Syncs.begin(), G.Syncs.end());
+      Result.Findings.push_back(std::move(R));
+      continue;
+    }
     std::string Msg = formatv(
         "{0} host-to-device copies ({1} in all) from pageable memory took {2}{3}, and the GPU "
         "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the loop "
