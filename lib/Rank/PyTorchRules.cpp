@@ -528,7 +528,8 @@ const Rules::Loading &Rules::loading() {
     }
     return N;
   };
-  // The next and the previous call of the same host thread around each call.
+  // The next call of the same host thread after each call, and the previous
+  // one that queued or waited for GPU work.
   std::vector<size_t> Next(P.ApiCalls.size(), SIZE_MAX), Before(P.ApiCalls.size(), SIZE_MAX);
   {
     std::vector<size_t> ByStart(P.ApiCalls.size());
@@ -536,14 +537,22 @@ const Rules::Loading &Rules::loading() {
     llvm::stable_sort(ByStart, [&](size_t A, size_t B) {
       return P.ApiCalls[A].Start < P.ApiCalls[B].Start;
     });
-    std::map<std::pair<ProcessIndex, uint32_t>, size_t> Last;
+    std::map<std::pair<ProcessIndex, uint32_t>, size_t> Last, LastWork;
     for (size_t I : ByStart) {
-      auto [It, New] = Last.try_emplace({P.ApiCalls[I].Process, P.ApiCalls[I].Thread}, I);
+      std::pair<ProcessIndex, uint32_t> Thread{P.ApiCalls[I].Process, P.ApiCalls[I].Thread};
+      auto [It, New] = Last.try_emplace(Thread, I);
       if (!New) {
         Next[It->second] = I;
-        Before[I] = It->second;
         It->second = I;
       }
+      // Before: the previous call that queued or waited for GPU work (not a
+      // query such as cudaStreamIsCapturing or cudaPointerGetAttributes,
+      // which torch.profiler records before every copy and ours does not).
+      if (auto W = LastWork.find(Thread); W != LastWork.end())
+        Before[I] = W->second;
+      StringRef Family = apiFamily(P.ApiCalls[I].Name);
+      if (Family == "copy" || Family == "memset" || Family == "launch" || Family == "sync")
+        LastWork[Thread] = I;
     }
   }
   auto SameSite = [&](size_t A, size_t B) {
