@@ -691,8 +691,9 @@ const Rules::Loading &Rules::loading() {
             : formatv(", each followed by a synchronization ({0} in all)",
                       formatDuration(G.SyncNs))
                   .str();
+    std::string Msg, How;
     if (G.Pinned) {
-      std::string Msg = formatv(
+      Msg = formatv(
           "{0} host-to-device copies ({1} in all) from pinned memory took {2}{3}, and the GPU "
           "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the GPU "
           "waits for each batch, the loading (reading, decoding, transforming) does not keep "
@@ -702,52 +703,44 @@ const Rules::Loading &Rules::loading() {
           "filling pinned buffers ahead of the compute",
           N, formatBytes(G.Bytes), formatDuration(G.CopyNs), Syncs, formatDuration(G.IdleNs),
           G.IdleAtIssue);
-      std::string How = formatv(
+      How = formatv(
           "at most the host's stretches before the copies while the GPU sat idle ({0}), "
           "removed by loaders that keep up; the step's own host and GPU work stays; of the {1} "
           "from the first batch's loading to the wait after the last copy",
           formatDuration(LoadNs), formatDuration(Region.length()));
-      Cost C = Model.make(N, G.CopyNs + G.SyncNs + LoadNs, Saving, std::move(How),
-                          CostModel::Clock::Host);
-      RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
-      R.Calls.insert(G.Copies.begin(), G.Copies.end());
-      R.Calls.insert(G.Syncs.begin(), G.Syncs.end());
-      R.F.Evidence["gpuIdleBeforeCopiesNs"] = static_cast<int64_t>(G.IdleNs);
-      R.F.Evidence["copiesIssuedToIdleGpu"] = static_cast<int64_t>(G.IdleAtIssue);
-      Result.Copies.insert(G.Copies.begin(), G.Copies.end());
-      Result.Syncs.insert(G.Syncs.begin(), G.Syncs.end());
-      Result.Findings.push_back(std::move(R));
-      continue;
+    } else {
+      Msg = formatv(
+          "{0} host-to-device copies ({1} in all) from pageable memory took {2}{3}, and the GPU "
+          "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the loop "
+          "loads each batch, copies it synchronously, then computes, one after the other; load "
+          "and copy the next batch while the GPU computes: in PyTorch "
+          "DataLoader(..., pin_memory=True, num_workers=N) and .to(device, non_blocking=True) "
+          "(or a prefetcher on a side stream); in CUDA C++ pinned host buffers (cudaHostAlloc, "
+          "cudaHostRegister) copied with cudaMemcpyAsync on a separate stream, double-buffered",
+          N, formatBytes(G.Bytes), formatDuration(G.CopyNs), Syncs, formatDuration(G.IdleNs),
+          G.IdleAtIssue);
+      How = formatv(
+          "critical-path model of the {0} from the first batch's loading to the wait after the "
+          "last copy, with the copies asynchronous from pinned memory ({1}){2} and the host's "
+          "own work while the GPU waited before each copy ({3}) done by a loader in parallel: "
+          "it hides behind the step's host and GPU work, but no stretch gets shorter than its "
+          "loading or its GPU work; gives {4}",
+          formatDuration(Region.length()), Source,
+          G.Syncs.empty()
+              ? std::string()
+              : formatv(", the {0} synchronizations after them gone", G.Syncs.size()).str(),
+          formatDuration(LoadNs), formatDuration(After));
     }
-    std::string Msg = formatv(
-        "{0} host-to-device copies ({1} in all) from pageable memory took {2}{3}, and the GPU "
-        "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the loop "
-        "loads each batch, copies it synchronously, then computes, one after the other; load "
-        "and copy the next batch while the GPU computes: in PyTorch "
-        "DataLoader(..., pin_memory=True, num_workers=N) and .to(device, non_blocking=True) "
-        "(or a prefetcher on a side stream); in CUDA C++ pinned host buffers (cudaHostAlloc, "
-        "cudaHostRegister) copied with cudaMemcpyAsync on a separate stream, double-buffered",
-        N, formatBytes(G.Bytes), formatDuration(G.CopyNs), Syncs, formatDuration(G.IdleNs),
-        G.IdleAtIssue);
-    std::string How = formatv(
-        "critical-path model of the {0} from the first batch's loading to the wait after the "
-        "last copy, with the copies asynchronous from pinned memory ({1}){2} and the host's own "
-        "work while the GPU waited before each copy ({3}) done by a loader in parallel: it hides "
-        "behind the step's host and GPU work, but no stretch gets shorter than its loading or "
-        "its GPU work; gives {4}",
-        formatDuration(Region.length()), Source,
-        G.Syncs.empty() ? std::string()
-                        : formatv(", the {0} synchronizations after them gone", G.Syncs.size())
-                              .str(),
-        formatDuration(LoadNs), formatDuration(After));
     Cost C = Model.make(N, G.CopyNs + G.SyncNs + LoadNs, Saving, std::move(How),
                         CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
     R.Calls.insert(G.Copies.begin(), G.Copies.end());
     R.Calls.insert(G.Syncs.begin(), G.Syncs.end());
-    // The idle time it hides is GPU busy time that the process's other
-    // overlap findings (idle gaps, synchronizations) cannot hide again.
-    R.OverlapOf = Proc;
+    // Pageable: the idle time it hides is GPU busy time that the process's
+    // other overlap findings (idle gaps, synchronizations) cannot hide
+    // again. Pinned: more loaders shorten the waits themselves, no overlap.
+    if (!G.Pinned)
+      R.OverlapOf = Proc;
     R.F.Evidence["gpuIdleBeforeCopiesNs"] = static_cast<int64_t>(G.IdleNs);
     R.F.Evidence["copiesIssuedToIdleGpu"] = static_cast<int64_t>(G.IdleAtIssue);
     Result.Copies.insert(G.Copies.begin(), G.Copies.end());
