@@ -414,7 +414,7 @@ void KinetoReader::attachPythonStacks() {
 /// native recordings). Two such intervals around the call: no guess.
 void KinetoReader::attributeBackwardCalls() {
   std::set<int64_t> PythonThreads;
-  std::vector<size_t> Backward; // Sorted by start, as Python is.
+  std::vector<size_t> Backward; // Sorted by start below (Python is by thread first).
   for (size_t I = 0; I < Python.size(); ++I) {
     PythonThreads.insert(Python[I].Tid);
     StringRef Name(Python[I].Name);
