@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of a build directory (scripts/sanitize.sh builds
-# them) for FUZZ_SECONDS each (default 60), each from its seed corpus taken
-# from test/Inputs, and prints the executions and coverage libFuzzer reports.
+# them) for FUZZ_SECONDS each (default 60), or for FUZZ_TOTAL_SECONDS shared
+# equally among them (CI: 60 s in all), each from its seed corpus taken from
+# test/Inputs, and prints the executions and coverage libFuzzer reports.
 # A crash fails the run and leaves the input in BUILD/fuzz-crashes/: turn it
 # into a regression test (docs/robustness.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build-sanitize}" && pwd)
+targets=(fuzz-profile-Native fuzz-profile-Kineto fuzz-profile-Ncu fuzz-profile-Any fuzz-nvcc-command)
 seconds=${FUZZ_SECONDS:-60}
+if [ -n "${FUZZ_TOTAL_SECONDS:-}" ]; then
+  seconds=$(( FUZZ_TOTAL_SECONDS / ${#targets[@]} ))
+  [ "$seconds" -ge 1 ] || seconds=1
+fi
 work=$build/fuzz-work
 rm -rf "$work" && mkdir -p "$work" "$build/fuzz-crashes"
 inputs=$root/test/Inputs

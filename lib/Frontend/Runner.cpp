@@ -24,6 +24,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/thread.h"
 
 #include <csignal>
 #include <map>
@@ -438,18 +439,24 @@ void enableCrashRecovery() {
 void analyzeContained(Runner &R, const std::string &File, FileResult &Out) {
   std::vector<char> AltStack(std::max<size_t>(SIGSTKSZ, 64 * 1024));
   CrashRecoveryContext CRC;
-  bool Ok = CRC.RunSafelyOnThread(
-      [&] {
-        stack_t SS{};
-        SS.ss_sp = AltStack.data();
-        SS.ss_size = AltStack.size();
-        sigaltstack(&SS, nullptr);
-        clang::noteBottomOfStack();
-        R.analyze(File, Out);
-        SS.ss_flags = SS_DISABLE;
-        sigaltstack(&SS, nullptr);
-      },
-      AnalysisStackSize);
+  bool Ok = false;
+  // The thread is ours (not CRC.RunSafelyOnThread's) so that the alternate
+  // stack is put back after a crash too: a thread that exits with AltStack
+  // still installed leaves the thread library a signal stack it does not own
+  // (AddressSanitizer unmaps the one it finds at thread exit, and aborted on
+  // this heap buffer in frontend/crash-containment.test), and AltStack is
+  // freed below while still registered.
+  llvm::thread Thread(std::optional<unsigned>(AnalysisStackSize), [&] {
+    stack_t SS{}, Old{};
+    SS.ss_sp = AltStack.data();
+    SS.ss_size = AltStack.size();
+    bool Installed = sigaltstack(&SS, &Old) == 0;
+    clang::noteBottomOfStack();
+    Ok = CRC.RunSafely([&] { R.analyze(File, Out); });
+    if (Installed)
+      sigaltstack(&Old, nullptr);
+  });
+  Thread.join();
   if (Ok)
     return;
   // What the crashed analysis left half-done may be inconsistent: it is

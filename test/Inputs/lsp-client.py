@@ -6,6 +6,9 @@ starts SERVER, then plays SCRIPT: blocks separated by lines '---'. A block is
   a JSON message        sent framed with its correct Content-Length
   #raw TEXT             TEXT (Python escapes: \\r\\n) sent as it is
   #wait METHOD [COUNT]  wait until COUNT (default 1) more messages with METHOD arrived
+                        after those the previous #wait waited for (not counted
+                        when this block is read: a fast answer to the message
+                        just sent may already be there)
   #reply ID             wait for the response to request ID
   #close                close the server's stdin
 ${NAME} in a block is replaced by VALUE; with --set-file NAME=PATH by the
@@ -75,8 +78,26 @@ def wait_for(pred, what):
             cond.wait(left)
 
 
-def count(method):
-    return sum(1 for m in received if m and m.get("method") == method)
+# received[:mark] is what the previous #wait waited for.
+mark = 0
+
+
+def position(pred, start):
+    """The index past the first message from received[start:] that satisfies pred, or None."""
+    for i in range(start, len(received)):
+        if received[i] is not None and pred(received[i]):
+            return i + 1
+    return None
+
+
+def nth(method, n):
+    """The index past the n-th message with method after mark, or None."""
+    i = mark
+    for _ in range(n):
+        i = position(lambda m: m.get("method") == method, i)
+        if i is None:
+            return None
+    return i
 
 
 text = open(script_path).read()
@@ -93,13 +114,13 @@ for block in text.split("\n---\n"):
     elif block.startswith("#wait "):
         parts = block.split()
         method, n = parts[1], int(parts[2]) if len(parts) > 2 else 1
+        wait_for(lambda: nth(method, n) is not None, method)
         with cond:
-            target = count(method) + n
-        wait_for(lambda: count(method) >= target, method)
+            mark = nth(method, n)
     elif block.startswith("#reply "):
         want = json.loads(block.split(None, 1)[1])
-        wait_for(lambda: any(m and "method" not in m and m.get("id") == want for m in received),
-                 "the reply to %r" % want)
+        is_reply = lambda m: "method" not in m and m.get("id") == want  # noqa: E731
+        wait_for(lambda: position(is_reply, 0) is not None, "the reply to %r" % want)
     elif block == "#close":
         proc.stdin.close()
     else:
