@@ -417,9 +417,7 @@ void KinetoReader::attributeBackwardCalls() {
   std::vector<size_t> Backward; // Sorted by start below (Python is by thread first).
   for (size_t I = 0; I < Python.size(); ++I) {
     PythonThreads.insert(Python[I].Tid);
-    StringRef Name(Python[I].Name);
-    if (Name.contains("torch/autograd/__init__.py(") &&
-        (Name.ends_with("): backward") || Name.ends_with("): grad")))
+    if (isAutogradBackward(parsePythonFrame(Python[I].Name)))
       Backward.push_back(I);
   }
   if (Backward.empty())

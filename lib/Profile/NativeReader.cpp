@@ -456,15 +456,6 @@ Error NativeReader::readEnd(const json::Object &O, size_t Line, size_t RecordsBe
   return Error::success();
 }
 
-/// Whether a Python stack is inside torch.autograd.backward() or grad():
-/// the user's `loss.backward()` (or autograd.grad) is running.
-bool inAutogradBackward(const Stack &S) {
-  return llvm::any_of(S.Symbols, [](const StackFrame &F) {
-    return F.Library && (F.Function == "backward" || F.Function == "grad") &&
-           StringRef(F.Loc.File).ends_with("/torch/autograd/__init__.py");
-  });
-}
-
 /// PyTorch's backward pass runs on the autograd engine's own threads, which
 /// have no Python frames: their calls would have no call site in the user's
 /// code. While they run, the thread that called backward() waits inside it,
@@ -474,9 +465,14 @@ bool inAutogradBackward(const Stack &S) {
 /// latest call is inside torch.autograd.backward/grad; otherwise it keeps
 /// what it had (two threads in backward at once: no guess).
 void NativeReader::attributeBackwardCalls() {
-  DenseSet<int64_t> PythonStacks;
-  for (const auto &Entry : PyStackById)
-    PythonStacks.insert(static_cast<int64_t>(Entry.second));
+  // The Python stacks, and those inside torch.autograd.backward/grad.
+  DenseSet<int64_t> PythonStacks, BackwardStacks;
+  for (const auto &Entry : PyStackById) {
+    int64_t S = static_cast<int64_t>(Entry.second);
+    PythonStacks.insert(S);
+    if (llvm::any_of(P.Stacks[Entry.second].Symbols, isAutogradBackward))
+      BackwardStacks.insert(S);
+  }
   DenseSet<uint32_t> PythonThreads;
   for (const ApiCall &A : P.ApiCalls)
     if (PythonStacks.contains(A.StackIndex))
@@ -494,8 +490,7 @@ void NativeReader::attributeBackwardCalls() {
   for (size_t I : Order) {
     ApiCall &A = P.ApiCalls[I];
     if (PythonThreads.contains(A.Thread)) {
-      if (PythonStacks.contains(A.StackIndex) &&
-          inAutogradBackward(P.Stacks[static_cast<size_t>(A.StackIndex)]))
+      if (BackwardStacks.contains(A.StackIndex))
         InBackward[A.Thread] = A.StackIndex;
       else
         InBackward.erase(A.Thread);

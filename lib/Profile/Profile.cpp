@@ -6,6 +6,17 @@
 
 namespace cuda_advisor::profile {
 
+bool isAutogradBackward(const StackFrame &F) {
+  // torch.profiler names installed packages' files from the package
+  // ("torch/autograd/__init__.py"), the collector with their full path.
+  static constexpr std::string_view File = "torch/autograd/__init__.py";
+  std::string_view Path = F.Loc.File;
+  bool InAutograd = Path == File || (Path.size() > File.size() &&
+                                     Path.substr(Path.size() - File.size() - 1) ==
+                                         "/" + std::string(File));
+  return F.Library && (F.Function == "backward" || F.Function == "grad") && InAutograd;
+}
+
 const char *copyKindName(CopyKind K) {
   static const char *const Names[] = {"unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
                                       "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};

@@ -563,7 +563,6 @@ const Rules::Loading &Rules::loading() {
   // those from pinned memory apart (a DataLoader with pin_memory=True whose
   // workers do not keep up: the copies are fast, the wait before them is not).
   struct Group {
-    bool Pinned = false;
     std::vector<size_t> Copies, Syncs;
     std::vector<Interval> Loads; ///< The host's stretch before each copy while the GPU idled.
     size_t IdleAtIssue = 0;
@@ -604,7 +603,6 @@ const Rules::Loading &Rules::loading() {
       }
     }
     Group &G = Groups[{A.Process, Site ? describe(*Site) : std::string(), Pinned}];
-    G.Pinned = Pinned;
     G.Copies.push_back(I);
     G.Bytes += Up->Bytes;
     G.CopyNs += Index.blocks(I) ? Index.ownHostTime(I) : Up->duration();
@@ -620,8 +618,8 @@ const Rules::Loading &Rules::loading() {
       ++G.IdleAtIssue;
       G.IdleNs += Idle;
       // From pinned memory, the batch's own loading is what the thread did
-      // since its previous CUDA call (the rest of the step's host work before
-      // that is no loading).
+      // since its previous call that queued or waited for GPU work (the rest
+      // of the step's host work before that is no loading).
       uint64_t From = *Prev;
       if (Pinned && Before[I] != SIZE_MAX)
         From = std::max(From, P.ApiCalls[Before[I]].End);
@@ -648,6 +646,7 @@ const Rules::Loading &Rules::loading() {
     // batch's copies and the next's. Copies with no compute between them
     // are not loading for compute (runtime-small-copies, -pageable-copies).
     ProcessIndex Proc = std::get<0>(Key);
+    bool Pinned = std::get<2>(Key);
     if (Batches(Proc, G.Device, G.Copies) < MinBatches)
       continue;
     // Where the profile has the copies' pointers, a loop that copies the
@@ -655,7 +654,7 @@ const Rules::Loading &Rules::loading() {
     // is runtime-repeated-copies' thief (upload it once), not loading.
     // (Not for pinned sources: PyTorch's caching host allocator hands the
     // pinned blocks of freed batches to the next ones.)
-    if (!G.Pinned &&
+    if (!Pinned &&
         llvm::all_of(G.Copies, [&](size_t I) { return P.ApiCalls[I].HasCopyPointers; })) {
       std::set<uint64_t> Sources;
       for (size_t I : G.Copies)
@@ -671,20 +670,15 @@ const Rules::Loading &Rules::loading() {
     W.Removed.insert(G.Syncs.begin(), G.Syncs.end());
     W.Prefetched = IntervalSet(G.Loads);
     uint64_t LoadNs = W.Prefetched.total();
-    uint64_t After = std::min(Region.length(), Model.simulate(Proc, Region, W));
+    // Pageable: the critical path with the fix applied. Pinned: the copies
+    // already are; what the GPU waits for is the batch itself, and loaders
+    // that keep up (workers in parallel) remove those waits, not the step's
+    // own host and GPU work.
+    uint64_t After = Pinned ? Region.length() - std::min(LoadNs, Region.length())
+                            : std::min(Region.length(), Model.simulate(Proc, Region, W));
     uint64_t Saving = Region.length() - After;
-    if (G.Pinned) {
-      // The copies are already pinned: what the GPU waits for is the batch
-      // itself. Loaders enough to keep up (workers in parallel) remove the
-      // waits, not the step's own host and GPU work: at most the host's
-      // stretches before the copies while the GPU sat idle.
-      Saving = std::min(LoadNs, Region.length());
-      After = Region.length() - Saving;
-    }
     if (!worthIt(Id, Proc, Saving))
       continue;
-    std::string Source;
-    Model.pinnedBandwidth(Proc, G.Device, CopyKind::HtoD, &Source);
     std::string Syncs =
         G.Syncs.empty()
             ? std::string()
@@ -692,7 +686,7 @@ const Rules::Loading &Rules::loading() {
                       formatDuration(G.SyncNs))
                   .str();
     std::string Msg, How;
-    if (G.Pinned) {
+    if (Pinned) {
       Msg = formatv(
           "{0} host-to-device copies ({1} in all) from pinned memory took {2}{3}, and the GPU "
           "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the GPU "
@@ -709,6 +703,8 @@ const Rules::Loading &Rules::loading() {
           "from the first batch's loading to the wait after the last copy",
           formatDuration(LoadNs), formatDuration(Region.length()));
     } else {
+      std::string Source;
+      Model.pinnedBandwidth(Proc, G.Device, CopyKind::HtoD, &Source);
       Msg = formatv(
           "{0} host-to-device copies ({1} in all) from pageable memory took {2}{3}, and the GPU "
           "sat idle {4} before them ({5} of {0} copies were issued to an idle GPU): the loop "
@@ -739,7 +735,7 @@ const Rules::Loading &Rules::loading() {
     // Pageable: the idle time it hides is GPU busy time that the process's
     // other overlap findings (idle gaps, synchronizations) cannot hide
     // again. Pinned: more loaders shorten the waits themselves, no overlap.
-    if (!G.Pinned)
+    if (!Pinned)
       R.OverlapOf = Proc;
     R.F.Evidence["gpuIdleBeforeCopiesNs"] = static_cast<int64_t>(G.IdleNs);
     R.F.Evidence["copiesIssuedToIdleGpu"] = static_cast<int64_t>(G.IdleAtIssue);

@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -201,8 +202,12 @@ double ruleOptionDefault(StringRef Rule, StringRef Name) {
     return M;
   }();
   auto It = Defaults.find((Rule + "." + Name).str());
-  assert(It != Defaults.end() && "a runtime rule reads an option its table entry lacks");
-  return It == Defaults.end() ? 0 : It->second;
+  // A programming error that every test of the rule meets, also in a
+  // release build (an assert would be compiled out there).
+  if (It == Defaults.end())
+    report_fatal_error("runtime rule " + Rule + " reads option " + Name +
+                       ", which its rule table entry does not declare");
+  return It->second;
 }
 
 std::vector<StringRef> coveringChecks(StringRef RuleId) {

@@ -223,11 +223,15 @@ TEST(KinetoReaderTest, BackwardPassAtTheBackwardCall) {
   {"ph": "X", "cat": "python_function", "name": "/venv/lib/python3.12/site-packages/torch/autograd/__init__.py(244): backward",
    "pid": 9, "tid": 11, "ts": 650.0, "dur": 300.0, "args": {}},
   {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 10,
-   "ts": 750.0, "dur": 5.0, "args": {"correlation": 4, "cbid": 211}}
+   "ts": 750.0, "dur": 5.0, "args": {"correlation": 4, "cbid": 211}},
+  {"ph": "X", "cat": "python_function", "name": "torch/autograd/__init__.py(253): backward",
+   "pid": 9, "tid": 9, "ts": 1050.0, "dur": 100.0, "args": {}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 10,
+   "ts": 1100.0, "dur": 5.0, "args": {"correlation": 5, "cbid": 211}}
   ]})";
   llvm::Expected<Profile> P = readKinetoTrace("backward.json", Trace);
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
-  ASSERT_EQ(P->ApiCalls.size(), 4u);
+  ASSERT_EQ(P->ApiCalls.size(), 5u);
   auto UserOf = [&](uint64_t Correlation) -> std::string {
     for (const ApiCall &A : P->ApiCalls)
       if (A.Correlation == Correlation) {
@@ -242,6 +246,8 @@ TEST(KinetoReaderTest, BackwardPassAtTheBackwardCall) {
   EXPECT_EQ(UserOf(2), "none");
   EXPECT_EQ(UserOf(3), "none");
   EXPECT_EQ(UserOf(4), "none");
+  // torch.profiler names an installed package's file from the package.
+  EXPECT_EQ(UserOf(5), "step:12");
 }
 
 } // namespace

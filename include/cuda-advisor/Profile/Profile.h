@@ -142,6 +142,12 @@ struct StackFrame {
   bool FunctionOnly = false;
 };
 
+/// Whether F is PyTorch's torch.autograd.backward() or grad() (the entry of
+/// a backward pass, in torch/autograd/__init__.py). The readers give the
+/// backward pass's calls, made on autograd's threads without Python frames,
+/// the stack of the thread waiting there.
+bool isAutogradBackward(const StackFrame &F);
+
 /// A host call stack: return addresses, innermost first.
 struct Stack {
   ProcessIndex Process = 0;
