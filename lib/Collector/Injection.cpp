@@ -537,6 +537,8 @@ bool copyPointers(CUpti_CallbackId Cbid, const void *Params, const void *&Dst, c
   }
 }
 
+/// \p Cbid is a runtime callback id, or 0 for a driver call (whose ids are
+/// another numbering: no copy parameters are read then).
 void recordCallSite(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackData &D) {
   WriterScope W(Col);
   if (!W)
@@ -677,7 +679,75 @@ void queryDevices(Collector &Col) {
     Col.Out.write(Block, Lines);
 }
 
+/// Set between a runtime call's ENTER and EXIT: the driver calls the runtime
+/// makes inside it are the runtime call's, which has the call site already.
+thread_local bool InRuntimeCall = false;
+/// The ENTER time of this thread's driver launch in flight.
+thread_local uint64_t DriverLaunchStart = 0;
+
+/// Kernel launches through the driver API that no runtime call made: how
+/// cuBLASLt, cuDNN, Triton (torch.compile) and driver-API programs launch. Their
+/// kernels correlate with the driver call only, so without these a GEMM from
+/// PyTorch has no call site.
+constexpr CUpti_CallbackId DriverLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+
+const char *driverLaunchName(CUpti_CallbackId Cbid) {
+  const char *Name = nullptr;
+  if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, Cbid, &Name) != CUPTI_SUCCESS || !Name) {
+    cuptiGetLastError();
+    return "cuLaunchKernel";
+  }
+  return Name;
+}
+
+/// A driver launch made outside every runtime call: its call site on ENTER,
+/// and on EXIT the "api" record that the activity API would have written
+/// (unless CUDA_ADVISOR_DRIVER_API=1 records every driver call already).
+void onDriverLaunch(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackData &D) {
+  if (InRuntimeCall)
+    return;
+  if (D.callbackSite == CUPTI_API_ENTER) {
+    DriverLaunchStart = cuptiNow();
+    if (D.correlationData)
+      *D.correlationData = 0;
+    if (Col.Cfg.Stacks)
+      recordCallSite(Col, 0, D);
+    return;
+  }
+  if (Col.Cfg.DriverApi || !DriverLaunchStart)
+    return;
+  uint64_t Start = DriverLaunchStart;
+  DriverLaunchStart = 0;
+  const auto *Ret = static_cast<const CUresult *>(D.functionReturnValue);
+  WriterScope W(Col);
+  if (!W)
+    return;
+  static thread_local std::string Line;
+  Line.clear();
+  JsonLine L(Line, "api");
+  L.str("name", driverLaunchName(Cbid))
+      .num("cbid", Cbid)
+      .str("domain", "driver")
+      .num("start", Start)
+      .num("end", cuptiNow())
+      .num("thread", threadId())
+      .num("correlation", D.correlationId)
+      .num("ret", Ret ? static_cast<uint64_t>(*Ret) : 0)
+      .end();
+  Col.Out.append(Line);
+  Col.Counters.DriverCalls.fetch_add(1, std::memory_order_relaxed);
+}
+
 void onRuntimeApi(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackData &D) {
+  InRuntimeCall = D.callbackSite == CUPTI_API_ENTER;
   if (D.callbackSite == CUPTI_API_ENTER) {
     if (Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020)
       cuptiActivityFlushAll(0); // Before the context and its records go away.
@@ -726,6 +796,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId C
   InsideCollector = true;
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
     onRuntimeApi(*Col, Cbid, *static_cast<const CUpti_CallbackData *>(Data));
+  else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    onDriverLaunch(*Col, Cbid, *static_cast<const CUpti_CallbackData *>(Data));
   else if (Domain == CUPTI_CB_DOMAIN_STATE && Cbid == CUPTI_CBID_STATE_FATAL_ERROR)
     onFatalError(*Col, *static_cast<const CUpti_StateData *>(Data));
   InsideCollector = false;
@@ -1183,6 +1255,9 @@ void setUp() {
           cuptiGetLastError(); // Ids that this CUPTI does not know.
       }
     }
+    for (CUpti_CallbackId Id : DriverLaunches)
+      if (cuptiEnableCallback(1, Col.Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Id) != CUPTI_SUCCESS)
+        cuptiGetLastError();
     cuptiEnableCallback(1, Col.Subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
   } else {
     cuptiGetLastError();
@@ -1194,6 +1269,11 @@ void setUp() {
     Col.Cfg.Stacks = false;
 
   std::vector<std::string> Enabled, Failed;
+  // Activity records name threads as the collector's own records do (gettid),
+  // not by pthread_self, so that the driver launches recorded above and the
+  // error records join the activity API's calls by thread.
+  if (cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) != CUPTI_SUCCESS)
+    cuptiGetLastError();
   R = cuptiActivityRegisterCallbacks(&bufferRequested, &bufferCompleted);
   if (R == CUPTI_SUCCESS) {
     enableActivities(Col, Enabled, Failed);

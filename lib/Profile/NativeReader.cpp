@@ -462,8 +462,8 @@ Error NativeReader::readEnd(const json::Object &O, size_t Line, size_t RecordsBe
 /// and its last call (the gradient seed, torch.ones_like in _make_grads) has
 /// the user's `loss.backward()` line in its Python stack. A call of a thread
 /// without Python stacks inherits that stack when exactly one Python thread's
-/// latest call is inside torch.autograd.backward/grad; otherwise it keeps
-/// what it had (two threads in backward at once: no guess).
+/// latest call with a call site is inside torch.autograd.backward/grad;
+/// otherwise it keeps what it had (two threads in backward at once: no guess).
 void NativeReader::attributeBackwardCalls() {
   // The Python stacks, and those inside torch.autograd.backward/grad.
   DenseSet<int64_t> PythonStacks, BackwardStacks;
@@ -490,6 +490,11 @@ void NativeReader::attributeBackwardCalls() {
   for (size_t I : Order) {
     ApiCall &A = P.ApiCalls[I];
     if (PythonThreads.contains(A.Thread)) {
+      // A call with no call site says nothing about where the thread is: the
+      // driver calls the runtime makes inside its own calls, recorded with
+      // CUDA_ADVISOR_DRIVER_API=1, and calls that get no stack.
+      if (A.StackIndex < 0)
+        continue;
       if (BackwardStacks.contains(A.StackIndex))
         InBackward[A.Thread] = A.StackIndex;
       else
@@ -506,8 +511,17 @@ void NativeReader::finish() {
     auto It = ContextDevice.find(P.Syncs[I].Device);
     P.Syncs[I].Device = It == ContextDevice.end() ? 0 : It->second;
   }
+  // The driver calls a runtime call makes inside it share its correlation id
+  // (recorded with CUDA_ADVISOR_DRIVER_API=1): the call site is the runtime
+  // call's. A driver call has one of its own only where the collector
+  // recorded the launch itself (a library's cuLaunchKernel outside every
+  // runtime call).
+  DenseSet<uint64_t> RuntimeCorrelations;
+  for (const ApiCall &A : P.ApiCalls)
+    if (!A.Driver)
+      RuntimeCorrelations.insert(A.Correlation);
   for (ApiCall &A : P.ApiCalls) {
-    if (A.Driver)
+    if (A.Driver && RuntimeCorrelations.contains(A.Correlation))
       continue;
     if (auto Copy = CallSiteCopy.find(A.Correlation); Copy != CallSiteCopy.end()) {
       A.HasCopyPointers = true;

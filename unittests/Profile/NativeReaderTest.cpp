@@ -403,6 +403,66 @@ TEST(NativeReaderTest, PythonCallSites) {
   }
 }
 
+TEST(NativeReaderTest, DriverApiLaunches) {
+  // cuBLASLt launches some of PyTorch's FP32 GEMMs (CUTLASS SIMT kernels) with
+  // cuLaunchKernel, outside every runtime call: their kernels correlate with
+  // that driver call only. The collector records it (an "api" record of the
+  // driver domain and a call site), so each such kernel has a launching call
+  // at the user's line (test/gpu/driver_launches.py; the products at :33, the
+  // backward pass's at :39, loss.backward()).
+  auto DriverSites = [](const Profile &P) {
+    std::map<uint64_t, const ApiCall *> Runtime, Driver;
+    for (const ApiCall &A : P.ApiCalls)
+      (A.Driver ? Driver : Runtime)[A.Correlation] = &A;
+    std::map<std::string, int> Sites;
+    size_t Unlaunched = 0;
+    for (const Kernel &K : P.Kernels) {
+      auto R = Runtime.find(K.Correlation);
+      if (R != Runtime.end())
+        continue; // A runtime launch: the other tests cover those.
+      auto D = Driver.find(K.Correlation);
+      if (D == Driver.end()) {
+        ++Unlaunched;
+        continue;
+      }
+      std::string Name = K.Name.substr(0, K.Name.find("EEvNT_"));
+      ++Sites[D->second->Name + " " + Name.substr(Name.rfind('I') + 3) + " @ " +
+              pythonSiteOf(P, *D->second)];
+    }
+    EXPECT_EQ(Unlaunched, 0u);
+    return Sites;
+  };
+  std::map<std::string, int> Expected = {
+      {"cuLaunchKernel cutlass_80_simt_sgemm_64x64_8x5_nn_align1 @ driver_launches.py:33 workload", 3},
+      {"cuLaunchKernel cutlass_80_simt_sgemm_256x128_8x4_nn_align1 @ driver_launches.py:33 workload", 3},
+      {"cuLaunchKernel cutlass_80_simt_sgemm_128x128_8x4_nt_align1 @ driver_launches.py:39 workload", 3}};
+  Profile P = read("driver_launches.jsonl.gz");
+  EXPECT_EQ(DriverSites(P), Expected);
+
+  // Look-alike: recorded with CUDA_ADVISOR_DRIVER_API=1, every driver call has
+  // an activity record, those the runtime makes inside its own calls
+  // included. Those have no call site and launch nothing of their own; the
+  // kernels, and the backward pass's attribution, are as above.
+  Profile All = read("driver_launches.driverapi.jsonl.gz");
+  EXPECT_EQ(DriverSites(All), Expected);
+  // Only the library's own launches have call sites of their own (the driver
+  // calls inside a runtime call share its correlation id, not its site); the
+  // other driver calls with a site are the autograd thread's, placed at
+  // loss.backward() as that thread's runtime calls are.
+  size_t DriverCalls = 0;
+  std::map<std::string, int> OtherSites;
+  for (const ApiCall &A : All.ApiCalls) {
+    if (!A.Driver)
+      continue;
+    ++DriverCalls;
+    if (A.StackIndex >= 0 && !llvm::StringRef(A.Name).starts_with("cuLaunch"))
+      ++OtherSites[pythonSiteOf(All, A)];
+  }
+  EXPECT_GT(DriverCalls, 1000u);
+  ASSERT_EQ(OtherSites.size(), 1u);
+  EXPECT_EQ(OtherSites.begin()->first, "driver_launches.py:39 workload");
+}
+
 TEST(NativeReaderTest, DamagedPythonStacks) {
   std::string Path = input("seed_loop.pystacks.jsonl");
   std::string Text = readFile(Path);
