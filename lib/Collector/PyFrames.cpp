@@ -331,7 +331,9 @@ bool PythonFrames::resolve(const PyRawFrame &F, PyResolvedFrame &R) const {
 bool PythonFrames::isLibraryPath(const std::string &Path) {
   if (Path.empty() || Path[0] == '<')
     return true;
-  for (const char *Part : {"/torch/", "/site-packages/", "/dist-packages/"})
+  // Also what torch.compile generates: Inductor's cache, by default
+  // /tmp/torchinductor_<user>/ (profile::isLibraryPythonFile, the readers' list).
+  for (const char *Part : {"/torch/", "/site-packages/", "/dist-packages/", "/torchinductor_"})
     if (Path.find(Part) != std::string::npos)
       return true;
   // The standard library: .../lib/pythonX.Y/<module> (also lib64).

@@ -60,7 +60,8 @@ public:
   bool resolve(const PyRawFrame &F, PyResolvedFrame &R) const;
 
   /// Whether a source path belongs to a library rather than the user's code:
-  /// it contains /torch/, /site-packages/ or /dist-packages/, lies in the
+  /// it contains /torch/, /site-packages/, /dist-packages/ or /torchinductor_
+  /// (code that torch.compile generated), lies in the
   /// standard library (/lib/pythonX.Y/ or /lib64/pythonX.Y/), or is not a file
   /// ("<frozen runpy>", "<string>").
   static bool isLibraryPath(const std::string &Path);

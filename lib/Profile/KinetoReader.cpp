@@ -141,14 +141,6 @@ std::array<uint32_t, 3> dim3Arg(const json::Object *Args, StringRef Key) {
   return R;
 }
 
-/// Whether a Python frame's file belongs to an installed package or the
-/// interpreter rather than to the user's program.
-bool isLibraryPythonFile(StringRef File) {
-  return File.empty() || File.starts_with("<") || File.contains("/site-packages/") ||
-         File.contains("/dist-packages/") || File.contains("/lib/python") ||
-         File.starts_with("torch/") || File.contains("/torch/");
-}
-
 /// "path/to/file.py(12): func" -> the frame; built-ins ("<built-in method
 /// cuda of Tensor object at 0x...>") keep only the function.
 StackFrame parsePythonFrame(StringRef Name) {

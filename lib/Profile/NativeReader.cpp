@@ -354,6 +354,21 @@ Error NativeReader::readRecord(StringRef Type, const json::Object &O, size_t Lin
         Frame.Library = !User || I < *User;
         S.Symbols.push_back(std::move(Frame));
       }
+      // Collectors before 2026-12-03 took code that torch.compile generated
+      // (Inductor's cache) for the user's: the user's frame is the first
+      // frame above it that is no library's, if the kept frames hold one.
+      while (User && *User < S.Symbols.size() &&
+             isLibraryPythonFile(S.Symbols[*User].Loc.File)) {
+        S.Symbols[*User].Library = true;
+        if (++*User == S.Symbols.size())
+          User.reset();
+      }
+      // A function that torch.compile compiled runs as a whole graph, called
+      // from Dynamo's frame evaluation: its frame's line is its `def` line,
+      // not a line that made the call. It is shown as the function.
+      if (User && *User > 0 && *User < S.Symbols.size() &&
+          StringRef(S.Symbols[*User - 1].Loc.File).contains("/torch/_dynamo/"))
+        S.Symbols[*User].FunctionOnly = true;
       if (User && *User < S.Symbols.size() && S.Symbols[*User].Loc.isValid())
         S.UserFrame = static_cast<int32_t>(*User);
       if (!PyStackById.try_emplace(Id, P.Stacks.size()).second)

@@ -17,6 +17,13 @@ bool isAutogradBackward(const StackFrame &F) {
   return F.Library && (F.Function == "backward" || F.Function == "grad") && InAutograd;
 }
 
+bool isLibraryPythonFile(std::string_view File) {
+  auto Has = [&](std::string_view Part) { return File.find(Part) != std::string_view::npos; };
+  return File.empty() || File.front() == '<' || Has("/site-packages/") ||
+         Has("/dist-packages/") || Has("/lib/python") || File.substr(0, 6) == "torch/" ||
+         Has("/torch/") || Has("/torchinductor_");
+}
+
 const char *copyKindName(CopyKind K) {
   static const char *const Names[] = {"unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
                                       "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};

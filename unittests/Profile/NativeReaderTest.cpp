@@ -463,6 +463,58 @@ TEST(NativeReaderTest, DriverApiLaunches) {
   EXPECT_EQ(OtherSites.begin()->first, "driver_launches.py:39 workload");
 }
 
+TEST(NativeReaderTest, TorchCompileGeneratedCodeIsNotTheUsers) {
+  // nanoGPT (torch.compile), 30 ms of its training loop, recorded by a
+  // collector that took Inductor's generated modules
+  // (/tmp/torchinductor_root/xx/<hash>.py) for the user's code: the reader
+  // moves each such call site to the first frame above that is the user's
+  // (model.py, train.py), or to none when the kept frames hold no user frame.
+  Profile P = read("unseen/nanoGPT.cut.jsonl.gz");
+  std::map<std::string, int> Files;
+  size_t Generated = 0;
+  for (const ApiCall &A : P.ApiCalls) {
+    std::string Site = pythonSiteOf(P, A);
+    if (Site.empty() || Site == "native")
+      continue;
+    ++Files[Site.substr(0, Site.find(':'))];
+  }
+  for (const Stack &S : P.Stacks)
+    if (const StackFrame *F = S.userFrame())
+      Generated += llvm::StringRef(F->Loc.File).contains("/torchinductor_");
+  EXPECT_EQ(Generated, 0u);
+  EXPECT_EQ(Files.size(), 2u);
+  EXPECT_GT(Files["model.py"], 100);
+  EXPECT_GT(Files["train.py"], 10);
+  // The compiled GPT.forward runs as one graph from Dynamo's frame
+  // evaluation: its frame's line is its `def` (model.py:170), which is shown
+  // as the function, not as the line of a call. The uncompiled frames of
+  // train.py keep their lines.
+  size_t Compiled = 0, Lines = 0;
+  for (const ApiCall &A : P.ApiCalls) {
+    if (A.StackIndex < 0)
+      continue;
+    const StackFrame *F = P.Stacks[static_cast<size_t>(A.StackIndex)].userFrame();
+    if (!F)
+      continue;
+    if (F->FunctionOnly) {
+      ++Compiled;
+      EXPECT_EQ(F->Function, "GPT.forward");
+      EXPECT_EQ(F->Loc.Line, 170u);
+    } else {
+      ++Lines;
+      EXPECT_TRUE(llvm::StringRef(F->Loc.File).ends_with("train.py")) << F->Loc.File;
+    }
+  }
+  EXPECT_GT(Compiled, 100u);
+  EXPECT_GT(Lines, 10u);
+  // Look-alike: a frame of the user's that torch.compile did not generate
+  // keeps its place (get_batch's upload at train.py:128).
+  size_t Uploads = 0;
+  for (const ApiCall &A : P.ApiCalls)
+    Uploads += A.Name == "cudaMemcpyAsync" && pythonSiteOf(P, A) == "train.py:128 get_batch";
+  EXPECT_GT(Uploads, 0u);
+}
+
 TEST(NativeReaderTest, DamagedPythonStacks) {
   std::string Path = input("seed_loop.pystacks.jsonl");
   std::string Text = readFile(Path);

@@ -20,12 +20,16 @@ Options of this wrapper (before SCRIPT):
   --tf32              torch.backends.cuda.matmul.allow_tf32 = True before the
                       program starts (the fix of runtime-tensor-cores-unused,
                       without editing the program)
+
+Without --torch-profiler, the last line on stderr is "offline.py: program
+ran N ms": the time of the program itself, from runpy's start to its end.
 """
 import gzip
 import os
 import runpy
 import shutil
 import sys
+import time
 
 
 def fake_mnist():
@@ -88,7 +92,15 @@ def main():
     sys.argv = [script] + argv[1:]
     sys.path.insert(0, os.path.dirname(script))
     if trace is None:
-        runpy.run_path(script, run_name="__main__")
+        # The program's own time, without the interpreter's start and
+        # `import torch` (seconds of noise from one process to the next):
+        # run.sh reads this line from the log.
+        t0 = time.perf_counter()
+        try:
+            runpy.run_path(script, run_name="__main__")
+        finally:
+            print(f"offline.py: program ran {1000 * (time.perf_counter() - t0):.0f} ms",
+                  file=sys.stderr, flush=True)
         return
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], with_stack=True,

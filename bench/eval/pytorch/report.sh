@@ -8,7 +8,8 @@
 # RUN_DIR/<program>.torch.txt (the torch.profiler trace), each analyzed with the
 # program's .py files as sources (so the recording machine's paths map to them);
 # then the timings: per program and variant, the median wall time of its
-# processes and the saving against the unchanged program ("bad").
+# processes and of the program's own time in them ("ran"), and the saving
+# against the unchanged program ("bad").
 set -u -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 RUN=$(cd "$1" && pwd)
@@ -30,19 +31,24 @@ if [ -e "$RUN/timings.txt" ]; then
   echo "== timings (median wall ms of the processes; saving = bad - variant)"
   python3 - "$RUN/timings.txt" <<'EOF'
 import collections, statistics, sys
-t = collections.defaultdict(list)
+# wall: the process; ran: the program's own time inside it (offline.py's
+# timer, without Python's start and imports), where the line has it.
+times = {"wall": collections.defaultdict(list), "ran": collections.defaultdict(list)}
 for line in open(sys.argv[1]):
     f = line.split()
-    if len(f) >= 4 and f[4:5] == ["rc=0"]:
-        t[(f[0], f[1])].append(int(f[3]))
-progs = sorted({p for p, _ in t})
-for p in progs:
-    bad = statistics.median(t[(p, "bad")]) if t[(p, "bad")] else None
-    for (q, v), ms in sorted(t.items()):
-        if q != p:
-            continue
-        m = statistics.median(ms)
-        saving = "" if bad is None or v == "bad" else f"saving {bad - m:+.0f} ms ({(bad - m) / bad:+.1%})"
-        print(f"{p:26} {v:14} n={len(ms)} median {m:8.0f} ms  min {min(ms):8.0f}  {saving}")
+    if len(f) >= 5 and f[4] == "rc=0":
+        times["wall"][(f[0], f[1])].append(int(f[3]))
+        if len(f) >= 6 and f[5].startswith("ran=") and f[5][4:].isdigit():
+            times["ran"][(f[0], f[1])].append(int(f[5][4:]))
+for kind, t in times.items():
+    progs = sorted({p for p, _ in t})
+    for p in progs:
+        bad = statistics.median(t[(p, "bad")]) if t[(p, "bad")] else None
+        for (q, v), ms in sorted(t.items()):
+            if q != p:
+                continue
+            m = statistics.median(ms)
+            saving = "" if bad is None or v == "bad" else f"saving {bad - m:+.0f} ms ({(bad - m) / bad:+.1%})"
+            print(f"{kind:4} {p:26} {v:14} n={len(ms)} median {m:8.0f} ms  min {min(ms):8.0f}  {saving}")
 EOF
 fi

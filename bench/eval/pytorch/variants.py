@@ -46,6 +46,21 @@ VARIANTS = {
                                "total_loss += len(data) * criterion(output, targets).detach()")]),
     }),
     "nanoGPT": ("train.py", {
+        # Added after the tool's first report (runtime-data-loading on
+        # get_batch, results/after/nanoGPT.native.txt), to measure that finding:
+        # the dataset (a few MB) stays on the GPU and each batch is gathered
+        # there, instead of a memmap, 128 small CPU copies, pin_memory and an
+        # upload per batch.
+        "gpu_batches": ([], [("""def get_batch(split):
+    # We recreate np.memmap every batch""", """gpu_data = {s: torch.from_numpy(np.fromfile(os.path.join(data_dir, f'{s}.bin'), dtype=np.uint16)
+                             .astype(np.int64)).to(device) for s in ('train', 'val')}
+def get_batch(split):
+    data = gpu_data[split]
+    ix = torch.randint(len(data) - block_size, (batch_size,), device=device)
+    at = ix[:, None] + torch.arange(block_size, device=device)
+    return data[at], data[at + 1]
+def get_batch_unused(split):
+    # We recreate np.memmap every batch""")]),
         "eval_no_item": ([], [("losses = torch.zeros(eval_iters)",
                                "losses = torch.zeros(eval_iters, device=device)"),
                               ("losses[k] = loss.item()", "losses[k] = loss.detach()")]),

@@ -148,6 +148,14 @@ struct StackFrame {
 /// the stack of the thread waiting there.
 bool isAutogradBackward(const StackFrame &F);
 
+/// Whether a Python frame's file is code the user did not write: an installed
+/// package (site-packages, dist-packages, torch/ as torch.profiler names it),
+/// the interpreter's standard library, a pseudo-file ("<string>",
+/// "<eval_with_key>.3"), or code that torch.compile generated (Inductor's
+/// cache, /tmp/torchinductor_<user>/... by default). Those frames are skipped
+/// to find the user's line.
+bool isLibraryPythonFile(std::string_view File);
+
 /// A host call stack: return addresses, innermost first.
 struct Stack {
   ProcessIndex Process = 0;
