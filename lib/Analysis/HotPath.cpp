@@ -347,11 +347,6 @@ void HotPath::build() {
     }
     Functions.push_back(std::move(F));
   }
-  // Later-starting first: a nested body (lambda, local class) before the one around it.
-  std::stable_sort(Functions.begin(), Functions.end(), [&](const FunctionFacts &A,
-                                                           const FunctionFacts &B) {
-    return SM.isBeforeInTranslationUnit(B.Body.Begin, A.Body.Begin);
-  });
 }
 
 const HotPath::FunctionFacts *HotPath::factsOf(const clang::FunctionDecl *Key) const {
@@ -361,11 +356,20 @@ const HotPath::FunctionFacts *HotPath::factsOf(const clang::FunctionDecl *Key) c
   return nullptr;
 }
 
+/// The innermost body around Loc: of the bodies that hold it, which nest, the
+/// one that starts last (a lambda's or a local class's before the function
+/// around it). No sort of all the bodies by position: the order of locations
+/// in different files and macro expansions is not a strict weak order that
+/// std::sort may rely on (nanovdb's headers made a sort of them write out of
+/// bounds).
 const HotPath::FunctionFacts *HotPath::functionAt(clang::SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionFacts *Best = nullptr;
   for (const FunctionFacts &F : Functions)
-    if (inside(F.Body, Loc))
-      return &F;
-  return nullptr;
+    if (inside(F.Body, Loc) &&
+        (!Best || SM.isBeforeInTranslationUnit(Best->Body.Begin, F.Body.Begin)))
+      Best = &F;
+  return Best;
 }
 
 PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {

@@ -76,4 +76,10 @@ FindingBuilder &FindingBuilder::evidence(StringRef Key, llvm::json::Value V) {
   return *this;
 }
 
+FindingBuilder &FindingBuilder::cold(std::string Reason) {
+  F.Prio = Priority::Cold;
+  F.PriorityReason = std::move(Reason);
+  return *this;
+}
+
 } // namespace cuda_advisor::checks

@@ -241,7 +241,7 @@ void CheckContext::report(Finding F, clang::SourceLocation Loc,
     return;
   if (!F.Loc.isValid())
     F.Loc = toLocation(Loc);
-  if (F.Level != Severity::Note) {
+  if (F.Level != Severity::Note && F.Prio != Priority::Cold) {
     analysis::PriorityVerdict V = facts().hotPath().classify(Loc);
     for (clang::SourceLocation Site : Sites)
       if (V.Level != Priority::Hot && !V.Final) {

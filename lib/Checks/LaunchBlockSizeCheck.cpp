@@ -186,7 +186,9 @@ constexpr int64_t MinRowPieceBytes = 64;
 /// block of floats or uchar4 reads 64-byte pieces, about as many sectors per
 /// warp as a 32-wide block: no finding; nor for a kernel laid out along
 /// threadIdx.y (llm.c's matmul_backward_bias_kernel9: x walks rows, y picks
-/// 16-byte vectors) or one that only prints.
+/// 16-byte vectors), one whose x-contiguous access does not vary with
+/// threadIdx.y (every row of the warp reads the same piece), or one that only
+/// prints.
 static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64_t BlockX,
                                                KernelSummaries &KS) {
   const KernelSummary *S = Kernel ? KS.summaryOf(Kernel) : nullptr;
@@ -201,6 +203,13 @@ static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64
         A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(0)).asConstant();
     if (!X || (*X != int64_t(A.SizeBytes) && *X != -int64_t(A.SizeBytes)))
       continue; // Not contiguous along x.
+    // The same address in every row of the warp (no threadIdx.y in it: a
+    // per-column index, idx[blockIdx.x * 8 + threadIdx.x] in an (8, 8)
+    // block): the rows read one piece, which the warp fetches once.
+    std::optional<int64_t> Y =
+        A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant();
+    if (Y && *Y == 0)
+      continue;
     if (BlockX * int64_t(A.SizeBytes) >= MinRowPieceBytes)
       continue;
     if (!Worst || A.SizeBytes < Worst->SizeBytes)

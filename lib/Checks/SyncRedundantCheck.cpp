@@ -384,6 +384,17 @@ void SyncRedundantCheck::check(const MatchFinder::MatchResult &Result) {
     checkBlock(CS, FD);
 }
 
+bool SyncRedundantCheck::runsOncePerRun(const CallExpr *Call, const FunctionDecl *FD) {
+  bool InLoop = false, Seen = false;
+  forEachCallInLoops(FD->getBody(), [&](const CallExpr *C, ArrayRef<const Stmt *> Loops) {
+    if (C == Call) {
+      Seen = true;
+      InLoop = !Loops.empty();
+    }
+  });
+  return Seen && !InLoop && Ctx.facts().hotPath().runsOnce(FD);
+}
+
 void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDecl *FD) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
@@ -493,6 +504,11 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
         D.evidence("kind", copyKindName(*Dir));
       if (Lines)
         D.fix(*Lines, "");
+      // Outside every loop of a function that runs once (main's set-up, a
+      // single launch's result): the call costs its latency once per run.
+      if (runsOncePerRun(Sync->Call, FD))
+        D.cold("runs once per run (outside every loop, in code that runs once): it costs one "
+               "runtime call");
     }
   NextStatement:;
   }

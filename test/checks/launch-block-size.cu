@@ -163,6 +163,26 @@ void narrowX(float *out, const float *in, int rows, int cols, int warpsPerBlock)
   columnSumsAlongX<<<cols / 4, runtimeDepth>>>(out, in, rows, cols);
 }
 
+// An (8, 8) block whose x-contiguous access does not vary with threadIdx.y
+// (a per-column index, as a pair-list kernel reads its bra indices): every
+// row of the warp reads the same 32 bytes, fetched once, so no finding. The
+// same block reading a row piece per threadIdx.y is reported.
+__global__ void pairTiles(const int *bra, const int *ket, const float *x, float *out, int n) {
+  int i = blockIdx.x * 8 + threadIdx.x, j = blockIdx.y * 8 + threadIdx.y;
+  int a = bra[i], b = ket[j];
+  out[i * n + j] = x[a] * x[b];
+}
+__global__ void rowTiles(const float *in, float *out, int n) {
+  int i = blockIdx.x * 8 + threadIdx.x, j = blockIdx.y * 8 + threadIdx.y;
+  out[j * n + i] = in[j * n + i] * 2.0f;
+}
+void tiles(const int *bra, const int *ket, const float *x, float *out, int n) {
+  dim3 grid(n / 8, n / 8);
+  pairTiles<<<grid, dim3(8, 8)>>>(bra, ket, x, out, n);
+  // CHECK: :[[@LINE+1]]:20: warning: blockDim.x is 8 in a 8x8 block: each warp reads 4 separate 32-byte row pieces of 'in'{{.*}} [launch-block-size]
+  rowTiles<<<grid, dim3(8, 8)>>>(x, out, n);
+}
+
 // One thread per block. Over one block, a kernel with a loop is serial code:
 // the fix is to parallelize it, not another block size. A kernel without a
 // loop (one-shot set-up) or one that prints (debugging) gives no finding.

@@ -40,6 +40,10 @@ public:
   FindingBuilder &kernel(const clang::FunctionDecl *Kernel);
   FindingBuilder &api(llvm::StringRef Name);
   FindingBuilder &evidence(llvm::StringRef Key, llvm::json::Value V);
+  /// Off the hot path for a reason the check knows (code that runs once): the
+  /// finding becomes a note of the cold part, whatever the hot-path analysis
+  /// says of its location.
+  FindingBuilder &cold(std::string Reason);
 
 private:
   CheckContext *Ctx;

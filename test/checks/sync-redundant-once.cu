@@ -1,0 +1,57 @@
+// A redundant synchronization that runs once per run (main's set-up or
+// result, outside every loop, or a helper called only from there) costs one
+// runtime call: it is off the hot path, a note shown with --show-cold. The
+// same sync in main's loop, or in a helper called from that loop, runs every
+// iteration and stays a warning.
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' %s -- -x cuda \
+// RUN:   2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='warning:' --implicit-check-not='note: off'
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,sync-redundant' %s -- -x cuda \
+// RUN:   2>&1 | FileCheck %s --check-prefix=COLD
+// REQUIRES: cuda
+
+#include <cuda_runtime.h>
+
+__global__ void scale(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
+}
+
+// Called once, from main's set-up: its sync runs once.
+void upload(float *d, const float *h, int n) {
+  scale<<<(n + 255) / 256, 256>>>(d, n);
+  cudaDeviceSynchronize();
+  cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+// Called from main's loop: its sync runs every step.
+void stepResult(float *h, const float *d, int n) {
+  scale<<<(n + 255) / 256, 256>>>((float *)d, n);
+  // DEFAULT: sync-redundant-once.cu:[[@LINE+2]]:3: warning: cudaDeviceSynchronize is redundant
+  // COLD: sync-redundant-once.cu:[[@LINE+1]]:3: warning: cudaDeviceSynchronize is redundant
+  cudaDeviceSynchronize();
+  cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+}
+
+// Called once, after main's loop.
+void finish(float *h, const float *d, int n) {
+  scale<<<(n + 255) / 256, 256>>>((float *)d, n);
+  cudaDeviceSynchronize();
+  cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+}
+
+int main() {
+  const int n = 1 << 20;
+  float *h = new float[n], *d;
+  cudaMalloc(&d, n * sizeof(float));
+  upload(d, h, n);
+  for (int step = 0; step < 100; ++step)
+    stepResult(h, d, n);
+  finish(h, d, n);
+  cudaFree(d);
+  delete[] h;
+  return 0;
+}
+// The helpers that run once, as notes off the hot path.
+// COLD-DAG: sync-redundant-once.cu:22:3: note: cudaDeviceSynchronize is redundant
+// COLD-DAG: sync-redundant-once.cu:38:3: note: cudaDeviceSynchronize is redundant
+// COLD-DAG: note: off the hot path: runs once per run (outside every loop, in code that runs once): it costs one runtime call
