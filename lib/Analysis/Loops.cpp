@@ -295,11 +295,13 @@ public:
         walk(Child);
       return;
     }
+    // An index, not the iterator: walking the condition and the else branch
+    // pushes their loops onto Stack, which may reallocate it.
+    size_t Index = Guarded - Stack.begin();
+    const Stmt *L = *Guarded;
     for (const Stmt *Child : If->children())
       if (Child != If->getThen())
         walk(Child);
-    size_t Index = Guarded - Stack.begin();
-    const Stmt *L = *Guarded;
     Stack.erase(Stack.begin() + Index);
     walk(If->getThen());
     Stack.insert(Stack.begin() + Index, L);

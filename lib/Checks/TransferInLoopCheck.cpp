@@ -507,6 +507,16 @@ void TransferInLoopCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
 }
 
+/// cudaMallocAsync, cudaMallocFromPoolAsync and cudaFreeAsync take memory
+/// from a stream-ordered pool and give it back to it: no device-wide
+/// synchronization, no call into the driver's allocator once the pool holds
+/// the memory. In a loop they are the fix for per-iteration allocation, not
+/// the problem.
+static bool isStreamOrderedAllocation(const ApiInfo &Api) {
+  return Api.Name == "cudaMallocAsync" || Api.Name == "cudaMallocFromPoolAsync" ||
+         Api.Name == "cudaFreeAsync";
+}
+
 /// Allocates or frees (device, host or pinned memory).
 static bool isAllocation(ApiKind K) {
   return K == ApiKind::Alloc || K == ApiKind::HostAlloc || K == ApiKind::Free ||
@@ -522,7 +532,8 @@ void TransferInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     const Stmt *Loop = Loops.back();
     if (std::optional<ApiInfo> Api = classifyApiCall(Call)) {
-      if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api))
+      if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api) &&
+          !isStreamOrderedAllocation(*Api))
         reportDirect(Call, *Api, Loop);
       return;
     }
@@ -553,7 +564,8 @@ TransferInLoopCheck::transfersReachedFrom(const FunctionDecl *FD, unsigned Depth
   std::vector<Reached> Found;
   forEachCallInLoops(Def->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
     if (std::optional<ApiInfo> Api = classifyApiCall(Call)) {
-      if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api))
+      if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api) &&
+          !isStreamOrderedAllocation(*Api))
         Found.push_back({Call, *Api});
       return;
     }
