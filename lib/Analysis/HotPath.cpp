@@ -218,6 +218,9 @@ void HotPath::build() {
   FunctionCollector(All).TraverseDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
 
+  HasMain = llvm::any_of(All, [&](const FunctionDecl *FD) {
+    return FD->isMain() && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+  });
   bool TUMeasuresEvents = false;
   for (const FunctionDecl *FD : All) {
     if (isLibrary(FD, SM))
@@ -420,8 +423,18 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
   if (Depth > MaxDepth || InProgress.lookup(F.Key))
     return {};
   auto It = CallSites.find(F.Key);
-  if (It == CallSites.end() || It->second.empty())
+  if (It == CallSites.end() || It->second.empty()) {
+    // A kernel of a whole program (main is in this file) that no code of it
+    // launches or names (a tutorial's earlier step whose launch sits in
+    // `#if 0`): it never runs. Templates are left alone (their pattern is
+    // not what a launch refers to).
+    if (HasMain && isKernel(F.Key) && F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
+        !F.Key->isReferenced())
+      return Memo[F.Key] = {Priority::Cold, "a kernel that this program never launches (main is "
+                                            "in this file, and no code of it launches or names "
+                                            "the kernel)"};
     return Memo[F.Key] = {};
+  }
   InProgress[F.Key] = true;
   bool AllCold = true;
   PriorityVerdict Result, FirstCold;

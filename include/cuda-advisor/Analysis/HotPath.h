@@ -94,6 +94,7 @@ private:
   clang::ASTContext &Ctx;
   ValueTracker &VT;
   bool Built = false;
+  bool HasMain = false; ///< The TU defines main: the whole program is here.
   std::vector<FunctionFacts> Functions;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<clang::SourceLocation>> CallSites;
   llvm::DenseMap<const clang::FunctionDecl *, PriorityVerdict> Memo;
