@@ -284,6 +284,30 @@ public:
     return true;
   }
 
+  /// `pow(x, 2)` with a float x and an integer exponent: Clang's CUDA
+  /// headers give it a float overload, but nvcc follows C++11's <cmath>,
+  /// which computes pow(float, int) in double (nvcc 13.0's PTX of
+  /// `pow(x[i], 2)` has 18 FP64 instructions, of `powf(x[i], 2)` none). A
+  /// region of its own, as if Clang had picked the double overload.
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !FD->getIdentifier() || FD->getName() != "pow" || FD->getNumParams() != 2 ||
+        Call->getNumArgs() != 2 || !isFloatLike(FD->getParamDecl(0)->getType()) ||
+        !FD->getParamDecl(1)->getType()->isIntegerType() ||
+        !Ctx.getSourceManager().isInSystemHeader(
+            Ctx.getSourceManager().getFileLoc(FD->getLocation())))
+      return true;
+    const Expr *Base = Call->getArg(0)->IgnoreParenImpCasts();
+    if (!isFloatLike(Base->getType()) || isConstant(Base, Ctx))
+      return true;
+    Region R;
+    R.Float = true;
+    R.Promoted = 1;
+    R.MathCalls.push_back({Call, "pow"});
+    CB(Call, R, false);
+    return true;
+  }
+
   bool VisitCompoundAssignOperator(CompoundAssignOperator *CA) {
     if (!isDouble(CA->getComputationLHSType()) || isDouble(CA->getLHS()->getType()))
       return true;
@@ -655,8 +679,11 @@ void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root
                         DRE->getQualifier()->getKind() != NestedNameSpecifier::Global;
     if (DRE && !StdQualified)
       Edits.push_back({CharSourceRange::getTokenRange(DRE->getNameInfo().getLoc()), Name + "f"});
-    // std::sqrt picks its float overload once the argument is float.
-    if (!StdQualified && !llvm::is_contained(Fixes, Name + "f"))
+    // std::sqrt picks its float overload once the argument is float; not
+    // std::pow(float, int), which C++11 computes in double.
+    bool IntExponentPow = Name == "pow" && C->getNumArgs() == 2 &&
+                          C->getArg(1)->IgnoreParenImpCasts()->getType()->isIntegerType();
+    if ((!StdQualified || IntExponentPow) && !llvm::is_contained(Fixes, Name + "f"))
       Fixes.push_back(Name + "f");
   }
   if (!FnNames.empty())

@@ -139,7 +139,7 @@ __global__ void floatCode(const float *in, float *out, double *dbl, int n) {
   out[i] = x * 0.1f + 1.0f;  // float literals
   out[i] = x * 2;            // an integer literal: float arithmetic
   out[i] = sqrtf(x * 0.5f) + expf(x) + sqrt(x) + exp(x); // float overloads
-  out[i] = pow(x, 2);        // pow(float, int)
+  out[i] = powf(x, 2) + pow(x, 2.0f); // powf, and pow(float, float): float
   const float k = 2.5;       // folded at compile time
   out[i] = k * x;
   float third = 1.0 / 3.0;   // likewise
@@ -147,6 +147,18 @@ __global__ void floatCode(const float *in, float *out, double *dbl, int n) {
   out[i] = static_cast<float>(dbl[i]) * 0.5f; // an explicit narrowing of double data
   out[i] = float(dbl[i] * 0.5);               // double data
   out[i] = (float)((double)x * 0.1);          // asked for by the author
+}
+
+// pow(float, int): Clang's CUDA headers have a float overload, but nvcc
+// follows C++11's <cmath> and computes it in double (its PTX has 18 FP64
+// instructions for pow(x, 2), none for powf(x, 2)); std::pow too.
+__global__ void intExponent(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = in[i];
+  // CHECK: :[[@LINE+1]]:12: warning: float arithmetic promoted to double by the double function pow: {{.*}}; use powf [kernel-double-promotion]
+  out[i] = pow(x, 2);
+  // CHECK: :[[@LINE+1]]:12: warning: float arithmetic promoted to double by the double function pow: {{.*}}; use powf [kernel-double-promotion]
+  out[i] = std::pow(x, 3) * x;
 }
 
 // nvcc evaluates a single operation between a float and a constant that is
