@@ -336,6 +336,28 @@ void HotPath::build() {
         R = regionOf(First.Loops[I]);
       }
       F.Timed.push_back(R);
+      // What the region does: a loop of cudaMalloc/cudaFree or of copies
+      // alone between the clock reads is a measurement of those calls (an
+      // allocator or bandwidth microbenchmark), not a program's hot path.
+      bool Api = false, Work = false;
+      forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
+        if (Work || !inside(R, Call->getBeginLoc()))
+          return;
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (getLaunchSite(Call) || !Callee) {
+          Work = true;
+          return;
+        }
+        if (std::optional<ApiInfo> A = classifyApiCall(Call)) {
+          Api = true;
+          Work = A->Kind == ApiKind::Launch;
+          return;
+        }
+        if (IsClockCall(Call) || TimerFunctions.count(keyOf(Callee)))
+          return;
+        Work = launchesWork(Callee, 0);
+      });
+      F.TimesApiCallsOnly = Api && !Work;
     } else {
       llvm::SmallPtrSet<const Stmt *, 4> Seen;
       for (const std::vector<const Stmt *> &Nest : LaunchNests)
@@ -350,6 +372,58 @@ void HotPath::build() {
     }
     Functions.push_back(std::move(F));
   }
+}
+
+namespace {
+/// GPU libraries whose calls queue kernels: cuBLAS, cuFFT, cuSPARSE,
+/// cuSOLVER, cuRAND, cuDNN, NCCL, cuTENSOR, nvJPEG, NPP, and Thrust, CUB,
+/// libcu++ algorithms by namespace.
+bool isGpuLibraryFunction(const FunctionDecl *FD) {
+  if (FD->getIdentifier()) {
+    StringRef Name = FD->getName();
+    for (StringRef P : {"cublas", "cufft", "cusparse", "cusolver", "curand", "cudnn", "nccl",
+                        "cutensor", "nvjpeg", "npp", "cudaGraphLaunch", "cuLaunch", "cuGraphLaunch"})
+      if (Name.starts_with(P))
+        return true;
+  }
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && NS->getIdentifier() &&
+        llvm::is_contained({"thrust", "cub", "cutlass", "cute"}, NS->getName()))
+      return true;
+  return false;
+}
+} // namespace
+
+bool HotPath::launchesWork(const FunctionDecl *FD, unsigned Depth) {
+  FD = keyOf(FD);
+  if (!FD)
+    return true; // An indirect call: unknown.
+  if (isGpuLibraryFunction(FD))
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (isLibrary(FD, SM))
+    return false;
+  if (auto It = LaunchesWorkMemo.find(FD); It != LaunchesWorkMemo.end())
+    return It->second;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || Depth > 4)
+    return true; // Defined elsewhere, or too deep: it may launch.
+  LaunchesWorkMemo[FD] = false; // Recursion adds nothing.
+  bool Work = false;
+  forEachCallInLoops(Def->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
+    if (Work)
+      return;
+    if (getLaunchSite(Call)) {
+      Work = true;
+      return;
+    }
+    if (std::optional<ApiInfo> A = classifyApiCall(Call)) {
+      Work = A->Kind == ApiKind::Launch;
+      return;
+    }
+    Work = launchesWork(Call->getDirectCallee(), Depth + 1);
+  });
+  return LaunchesWorkMemo[FD] = Work;
 }
 
 const HotPath::FunctionFacts *HotPath::factsOf(const clang::FunctionDecl *Key) const {
@@ -377,6 +451,12 @@ const HotPath::FunctionFacts *HotPath::functionAt(clang::SourceLocation Loc) con
 
 PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {
   for (const Region &T : F.Timed) {
+    if (inside(T, Loc) && F.TimesApiCallsOnly)
+      return {Priority::Cold,
+              "inside the timed region (lines " + std::to_string(T.BeginLine) + "-" +
+                  std::to_string(T.EndLine) +
+                  "), which launches no kernel: it measures these CUDA calls themselves",
+              /*Final=*/true};
     if (inside(T, Loc))
       return {Priority::Hot, "inside the timed region (lines " + std::to_string(T.BeginLine) + "-" +
                                  std::to_string(T.EndLine) + ")"};

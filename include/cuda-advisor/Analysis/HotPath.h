@@ -65,6 +65,9 @@ private:
     const clang::FunctionDecl *Key = nullptr; ///< Canonical declaration of the pattern.
     Region Body;
     std::vector<Region> Timed; ///< At most one: first to last timing call, widened.
+    /// The timed region makes CUDA runtime calls but launches no kernel and
+    /// calls no code that does (nor a GPU library): it measures those calls.
+    bool TimesApiCallsOnly = false;
     std::vector<Region> Sweeps;
     /// Without timing calls: the outermost loops that launch kernels (and
     /// are no sweep), the program's iterations.
@@ -102,6 +105,10 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, bool> TimerFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, bool> RunsOnceMemo;
   bool runsOnce(const clang::FunctionDecl *Key, unsigned Depth);
+  /// Whether a call to FD queues GPU work: FD launches a kernel, calls a GPU
+  /// library, or calls a user function that does (a few levels deep).
+  bool launchesWork(const clang::FunctionDecl *FD, unsigned Depth);
+  llvm::DenseMap<const clang::FunctionDecl *, bool> LaunchesWorkMemo;
 };
 
 } // namespace cuda_advisor::analysis
