@@ -418,6 +418,10 @@ constexpr double MathFunctionOps = 20;
 /// A loop whose trip count is not a constant counts this many iterations, for
 /// the FP64 work and the memory traffic alike.
 constexpr double UnknownTrips = 8;
+/// A promotion with at most this fraction of the FP64 work of the heaviest
+/// one in its kernel is a note: one loop level of UnknownTrips, or a math
+/// function beside a single literal.
+constexpr double MinorShare = 8;
 
 double clocksOf(const KernelDoublePromotionCheck::Region &R) {
   double Ops = R.Ops + MathFunctionOps * R.MathCalls.size();
@@ -499,6 +503,11 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
   std::vector<Found> All;
   for (const FunctionDecl *FD : DeviceFunctions)
     analyzeFunction(FD, All);
+  // One finding per line of a function: `fmaxf(0.7 - d, 0) - fmaxf(d - 0.8, 0)`
+  // is two promoted computations (one per argument) but one thing to fix.
+  const SourceManager &SM = Ctx.ast().getSourceManager();
+  std::vector<Found> Merged;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, size_t> ByLine;
   for (const Found &F : All) {
     // Device code no kernel of this file reaches (a library's helper, a
     // lambda passed to a template): its memory traffic is not known.
@@ -508,7 +517,62 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
     if (!ReportMemoryBound && !Kernels.empty() &&
         llvm::none_of(Kernels, [&](const FunctionDecl *K) { return fp64CanMatter(K, All); }))
       continue;
-    report(F.FD, F.Root, F.R);
+    clang::SourceLocation At = SM.getExpansionLoc(F.Root->getBeginLoc());
+    // The line's raw encoding: its file's offset of the line start.
+    unsigned Line = At.isValid()
+                        ? SM.translateLineCol(SM.getFileID(At), SM.getExpansionLineNumber(At), 1)
+                              .getRawEncoding()
+                        : 0;
+    auto [It, New] = ByLine.try_emplace({F.FD, Line}, Merged.size());
+    if (New || !Line) {
+      Merged.push_back(F);
+      continue;
+    }
+    Region &R = Merged[It->second].R;
+    llvm::append_range(R.Literals, F.R.Literals);
+    llvm::append_range(R.Constants, F.R.Constants);
+    llvm::append_range(R.MathCalls, F.R.MathCalls);
+    R.Promoted += F.R.Promoted;
+    R.Ops += F.R.Ops;
+    R.Float = R.Float || F.R.Float;
+  }
+  // A promotion whose FP64 work is a small part of another one's in the same
+  // kernel (an epilogue after the kernel's nested main loop, a set-up line
+  // beside a promoted loop body) saves little once that one is fixed: it is
+  // shown as a note, after the heavy one.
+  struct Heavy {
+    double Clocks = 0;
+    const Expr *Root = nullptr;
+  };
+  llvm::DenseMap<const FunctionDecl *, Heavy> Heaviest;
+  std::vector<double> Cost(Merged.size());
+  std::vector<std::vector<const FunctionDecl *>> KernelsOf(Merged.size());
+  for (size_t I = 0; I < Merged.size(); ++I) {
+    const Found &F = Merged[I];
+    Cost[I] = clocksOf(F.R) * weightIn(F.Root, F.FD) * callWeight(F.FD, 0);
+    if (isExplicitDeviceCode(F.FD))
+      KernelsOf[I] = kernelsReaching(F.FD);
+    for (const FunctionDecl *K : KernelsOf[I])
+      if (Heavy &H = Heaviest[K]; Cost[I] > H.Clocks)
+        H = {Cost[I], F.Root};
+  }
+  for (size_t I = 0; I < Merged.size(); ++I) {
+    const Found &F = Merged[I];
+    std::string Cold;
+    const Expr *Over = nullptr;
+    bool Small = !KernelsOf[I].empty() && llvm::all_of(KernelsOf[I], [&](const FunctionDecl *K) {
+      const Heavy &H = Heaviest[K];
+      if (Cost[I] * MinorShare > H.Clocks)
+        return false;
+      Over = H.Root;
+      return true;
+    });
+    if (Small && Over)
+      Cold = "its FP64 work is at most 1/" + std::to_string(int(MinorShare)) +
+             " of that of the promotion at line " +
+             std::to_string(SM.getExpansionLineNumber(Over->getBeginLoc())) +
+             " in the same kernel (counting loop trips): fix that one first";
+    report(F.FD, F.Root, F.R, Cold);
   }
 }
 
@@ -585,7 +649,7 @@ KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
 }
 
 void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root,
-                                        const Region &R) {
+                                        const Region &R, const std::string &Cold) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
   const LangOptions &LO = AST.getLangOpts();
@@ -696,6 +760,8 @@ void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root
                     "GeForce and L4/L40S-class GPUs, plus conversions; use " + joinList(Fixes);
   auto D = diag(First, Msg);
   D.range(Root->getSourceRange());
+  if (!Cold.empty())
+    D.cold(Cold);
   if (!Instantiated)
     for (const Edit &E : Edits)
       D.fix(E.Range, E.Text);

@@ -44,7 +44,8 @@ private:
   /// Whether the FP64 work of the promotions reached from kernel K could
   /// outlast its global memory traffic (see the .cpp).
   bool fp64CanMatter(const clang::FunctionDecl *K, const std::vector<Found> &All);
-  void report(const clang::FunctionDecl *FD, const clang::Expr *Root, const Region &R);
+  void report(const clang::FunctionDecl *FD, const clang::Expr *Root, const Region &R,
+              const std::string &Cold);
   std::vector<const clang::FunctionDecl *> kernelsReaching(const clang::FunctionDecl *FD);
 
   /// Also report a single `x * 2.5` whose constant is exact in float and whose

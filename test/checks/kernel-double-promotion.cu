@@ -46,6 +46,14 @@ __global__ void literals(const float *in, float *out, int *idx, int n) {
   // CHECK: :[[@LINE+1]]:11: warning: {{.*}}the double literal 1e-3{{.*}}; use 1e-3f [kernel-double-promotion]
   if (x < 1e-3)
     out[i] = 0.0f;
+  // Two promoted computations on one line (one per argument) are one finding.
+  // CHECK: :[[@LINE+1]]:18: warning: {{.*}}the double literals 0.7 and 0.8{{.*}}; use 0.7f and 0.8f [kernel-double-promotion]
+  out[i] = fmaxf(0.7 - x, 0) - fmaxf(x - 0.8, 0);
+  // Look-alike: on two lines, two findings.
+  // CHECK: :[[@LINE+1]]:18: warning: {{.*}}the double literal 0.6{{.*}}; use 0.6f [kernel-double-promotion]
+  out[i] = fmaxf(0.6 - x, 0);
+  // CHECK: :[[@LINE+1]]:23: warning: {{.*}}the double literal 0.9{{.*}}; use 0.9f [kernel-double-promotion]
+  out[i] -= fmaxf(x - 0.9, 0);
 }
 
 // The example's kernel: a float accumulator fed by double literals and sqrt.
