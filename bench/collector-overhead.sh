@@ -12,6 +12,8 @@
 #   pytorch-train-mlp   examples/pytorch/train_mlp.py --repeat 3: 50 training
 #                       steps of a small MLP (forward, backward, SGD; cuBLAS
 #                       GEMMs, about 30 launches a step), the median of three
+#   pytorch-train-large the same with --batch 4096 --width 4096: a training step
+#                       whose GEMMs keep the GPU busy (about 0.4 TFLOP a step)
 #   sync-in-loop        examples/sync-in-loop bad: 1000 x (launch, sync), the
 #                       worst case for per-call costs
 #   transfer-in-loop    examples/transfer-in-loop bad: 100 x (H2D, kernel, D2H)
@@ -20,8 +22,12 @@
 # without Python call sites, CUDA_ADVISOR_PYTHON_STACKS=0), record-nostacks
 # (C++ only: record --no-stacks), torch-profiler (PyTorch only: torch.profiler
 # with CPU and CUDA activities), torch-profiler-stack (PyTorch only: the same
-# with with_stack=True, written by tensorboard_trace_handler). WORKLOADS="a b"
-# runs only those workloads, VARIANTS="a b" only those variants.
+# with with_stack=True, written by tensorboard_trace_handler); and, to see
+# where the collector's cost is, record-nokernels, record-noruntime and
+# record-nocallbacks (CUDA_ADVISOR_SKIP: record without the kernel activity,
+# the runtime API activity, or the API callbacks; run only when VARIANTS
+# names them). WORKLOADS="a b" runs only those workloads, VARIANTS="a b" only
+# those variants.
 #
 # Every round runs one process of each (workload, variant), in an order that
 # rotates from round to round, so that drift and the seed loop's bimodal
@@ -49,6 +55,7 @@ run() {
   case $workload in
   pytorch-seed-loop) prog=("$PY" "$SEED" --repeat 3) ;;
   pytorch-train-mlp) prog=("$PY" "$ROOT/examples/pytorch/train_mlp.py" --repeat 3) ;;
+  pytorch-train-large) prog=("$PY" "$ROOT/examples/pytorch/train_mlp.py" --repeat 3 --batch 4096 --width 4096) ;;
   *) prog=("$BUILD/examples/$workload" bad) ;;
   esac
   case $variant in
@@ -56,6 +63,12 @@ run() {
   record) pre=("$CA" record -f -o "$TMP/profile.jsonl" --) ;;
   record-nopython) pre=(env CUDA_ADVISOR_PYTHON_STACKS=0 "$CA" record -f -o "$TMP/profile.jsonl" --) ;;
   record-nostacks) pre=("$CA" record --no-stacks -f -o "$TMP/profile.jsonl" --) ;;
+  # Where the cost is (CUDA_ADVISOR_SKIP, measurement only: such a profile
+  # lacks what the rules need): without kernel records, without the runtime
+  # API's activity records, without API callbacks (so without call sites).
+  record-nokernels) pre=(env CUDA_ADVISOR_SKIP=concurrent_kernel "$CA" record -f -o "$TMP/profile.jsonl" --) ;;
+  record-noruntime) pre=(env CUDA_ADVISOR_SKIP=runtime "$CA" record -f -o "$TMP/profile.jsonl" --) ;;
+  record-nocallbacks) pre=(env CUDA_ADVISOR_SKIP=callbacks "$CA" record -f -o "$TMP/profile.jsonl" --) ;;
   torch-profiler) prog+=(--torch-profiler "$TMP/trace.json") ;;
   torch-profiler-stack) rm -rf "$TMP/tb"; prog+=(--tensorboard-dir "$TMP/tb") ;;
   esac
@@ -89,9 +102,17 @@ JOBS=(
   "pytorch-train-mlp none" "pytorch-train-mlp record" "pytorch-train-mlp record-nopython"
   "pytorch-train-mlp record-nostacks" "pytorch-train-mlp torch-profiler"
   "pytorch-train-mlp torch-profiler-stack"
+  "pytorch-train-large none" "pytorch-train-large record" "pytorch-train-large torch-profiler-stack"
   "sync-in-loop none" "sync-in-loop record" "sync-in-loop record-nostacks"
   "transfer-in-loop none" "transfer-in-loop record" "transfer-in-loop record-nostacks"
 )
+if [ -n "${VARIANTS:-}" ]; then
+  for w in pytorch-seed-loop pytorch-train-mlp pytorch-train-large sync-in-loop transfer-in-loop; do
+    for v in record-nokernels record-noruntime record-nocallbacks; do
+      JOBS+=("$w $v")
+    done
+  done
+fi
 if [ -n "${WORKLOADS:-}" ]; then
   KEPT=()
   for job in "${JOBS[@]}"; do
@@ -122,7 +143,7 @@ by = {}
 for r in rows:
     by.setdefault((r["workload"], r["variant"]), []).append(r)
 print()
-print(f"{'workload':<19} {'variant':<16} {'n':>2} {'loop median':>12} {'ratio':>6} "
+print(f"{'workload':<19} {'variant':<20} {'n':>2} {'loop median':>12} {'ratio':>6} "
       f"{'loop min':>9} {'ratio':>6} {'wall median':>12} {'ratio':>6} {'stacks':>16}")
 for workload in dict.fromkeys(w for w, _ in by):
     base = by.get((workload, "none"))
@@ -145,7 +166,7 @@ for workload in dict.fromkeys(w for w, _ in by):
             stacks = f"{sum(calls) // len(calls)} x {sum(ns) / sum(calls) / 1000:.2f} us"
             if py:
                 stacks += f" + py {sum(py) / sum(calls) / 1000:.2f} us"
-        print(f"{workload:<19} {variant:<16} {len(rs):>2} {med:>9.3f} ms {med / bl:>6.3f} "
+        print(f"{workload:<19} {variant:<20} {len(rs):>2} {med:>9.3f} ms {med / bl:>6.3f} "
               f"{lo:>6.3f} ms {lo / bmin:>6.3f} {wall / 1000:>10.3f} s {wall / bw:>6.3f} {stacks:>16}")
 print()
 print("loop: the workload's own timing of its loop (in-process); wall: the whole process,")

@@ -74,6 +74,11 @@ struct Config {
   bool Verbose = false;
   size_t BufferBytes = size_t(4) << 20;
   unsigned FlushMs = 2000;
+  /// CUDA_ADVISOR_SKIP: ",kind,kind," (measurement only).
+  std::string Skip;
+  bool skips(const char *Name) const {
+    return Skip.find("," + std::string(Name) + ",") != std::string::npos;
+  }
 };
 
 /// At most this many CUPTI buffers are out at a time (256 MiB with the
@@ -298,6 +303,10 @@ Config readConfig() {
   Cfg.Verbose = envFlag(VerboseEnv, false);
   Cfg.BufferBytes = envNumber(BufferKiBEnv, 4096, 64, 256 * 1024) * 1024;
   Cfg.FlushMs = static_cast<unsigned>(envNumber(FlushMsEnv, 2000, 0, 3600 * 1000));
+  if (const char *S = std::getenv(SkipEnv); S && *S) {
+    Cfg.Skip = "," + std::string(S) + ",";
+    warning("%s=%s: measuring the collector's cost; this profile lacks what it skips", SkipEnv, S);
+  }
   return Cfg;
 }
 
@@ -1149,6 +1158,8 @@ void enableActivities(Collector &Col, std::vector<std::string> &Enabled,
   if (Col.Cfg.DriverApi)
     Kinds.push_back({CUPTI_ACTIVITY_KIND_DRIVER, "driver"});
   for (const Kind &K : Kinds) {
+    if (Col.Cfg.skips(K.Name))
+      continue;
     CUptiResult R = cuptiActivityEnable(K.Kind);
     if (R != CUPTI_SUCCESS && K.Kind == CUPTI_ACTIVITY_KIND_DEVICE)
       R = cuptiActivityEnableAndDump(K.Kind);
@@ -1238,9 +1249,13 @@ void setUp() {
     Col.WantsStack[Id] = wantsStack(Col.Names.Runtime[Id]);
   Col.Cu.load();
 
-  CUptiResult R = cuptiSubscribe(&Col.Subscriber, reinterpret_cast<CUpti_CallbackFunc>(&onCallback),
-                                 nullptr);
-  if (R == CUPTI_SUCCESS) {
+  CUptiResult R = Col.Cfg.skips("callbacks")
+                      ? CUPTI_ERROR_NOT_INITIALIZED
+                      : cuptiSubscribe(&Col.Subscriber,
+                                       reinterpret_cast<CUpti_CallbackFunc>(&onCallback), nullptr);
+  if (Col.Cfg.skips("callbacks")) {
+    // Measuring: no subscriber, no warning.
+  } else if (R == CUPTI_SUCCESS) {
     if (Col.Cfg.AllApi) {
       Col.CallbacksOn = cuptiEnableDomain(1, Col.Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) ==
                         CUPTI_SUCCESS;

@@ -37,6 +37,12 @@ inline constexpr const char *DriverApiEnv = "CUDA_ADVISOR_DRIVER_API";
 /// (cudaGetDevice, cudaGetLastError, cudaStreamIsCapturing...) that are left
 /// out by default because PyTorch makes dozens of them per operation.
 inline constexpr const char *AllApiEnv = "CUDA_ADVISOR_ALL_API";
+/// For measuring the collector's own cost only (bench/collector-overhead.sh):
+/// a comma-separated list of CUPTI activity kinds not to enable, by the names
+/// the profile's header lists ("concurrent_kernel,runtime"), and "callbacks"
+/// for no API callbacks at all (no call sites, no return codes). A profile
+/// made so lacks what the rules need.
+inline constexpr const char *SkipEnv = "CUDA_ADVISOR_SKIP";
 /// "1": say on stderr why the fast stack walk fell back to libgcc's, once per
 /// frame address (the frame's module, symbol and unwind rule).
 inline constexpr const char *DebugStacksEnv = "CUDA_ADVISOR_DEBUG_STACKS";
