@@ -779,6 +779,12 @@ std::vector<std::string> buildParseArgs(const NeutralCommand &Cmd, const CudaIns
   // for CUDA files: see compat/cuda_advisor_compat.h and minimal-cuda).
   if (!Cmd.Nvcc.empty())
     Args.push_back("-D__NVCC__=1");
+  // What GCC (nvcc's host compiler) accepts with a warning and Clang refuses
+  // by default: `register` in C++17, and a typedef naming an anonymous
+  // struct that has C++-only members. The project's own flags come after
+  // and can turn them back into errors.
+  Args.push_back("-Wno-register");
+  Args.push_back("-Wno-error=non-c-typedef-for-linkage");
   Args.insert(Args.end(), Cmd.Flags.begin(), Cmd.Flags.end());
   auto Share = [&](StringRef Sub) {
     SmallString<256> P(Setup.ResourceDir);
