@@ -341,21 +341,13 @@ void HotPath::build() {
       // allocator or bandwidth microbenchmark), not a program's hot path.
       bool Api = false, Work = false;
       forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
-        if (Work || !inside(R, Call->getBeginLoc()))
+        if (Work || !inside(R, Call->getBeginLoc()) || IsClockCall(Call) ||
+            TimerFunctions.count(keyOf(Call->getDirectCallee())))
           return;
-        const FunctionDecl *Callee = Call->getDirectCallee();
-        if (getLaunchSite(Call) || !Callee) {
-          Work = true;
-          return;
-        }
-        if (std::optional<ApiInfo> A = classifyApiCall(Call)) {
+        if (std::optional<ApiInfo> A = classifyApiCall(Call); A && A->Kind != ApiKind::Launch)
           Api = true;
-          Work = A->Kind == ApiKind::Launch;
-          return;
-        }
-        if (IsClockCall(Call) || TimerFunctions.count(keyOf(Callee)))
-          return;
-        Work = launchesWork(Callee, 0);
+        else
+          Work = callLaunchesWork(Call, 0);
       });
       F.TimesApiCallsOnly = Api && !Work;
     } else {
@@ -411,19 +403,17 @@ bool HotPath::launchesWork(const FunctionDecl *FD, unsigned Depth) {
   LaunchesWorkMemo[FD] = false; // Recursion adds nothing.
   bool Work = false;
   forEachCallInLoops(Def->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
-    if (Work)
-      return;
-    if (getLaunchSite(Call)) {
-      Work = true;
-      return;
-    }
-    if (std::optional<ApiInfo> A = classifyApiCall(Call)) {
-      Work = A->Kind == ApiKind::Launch;
-      return;
-    }
-    Work = launchesWork(Call->getDirectCallee(), Depth + 1);
+    Work = Work || callLaunchesWork(Call, Depth + 1);
   });
   return LaunchesWorkMemo[FD] = Work;
+}
+
+bool HotPath::callLaunchesWork(const CallExpr *Call, unsigned Depth) {
+  if (getLaunchSite(Call))
+    return true;
+  if (std::optional<ApiInfo> A = classifyApiCall(Call))
+    return A->Kind == ApiKind::Launch;
+  return launchesWork(Call->getDirectCallee(), Depth);
 }
 
 const HotPath::FunctionFacts *HotPath::factsOf(const clang::FunctionDecl *Key) const {

@@ -507,7 +507,7 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
   // is two promoted computations (one per argument) but one thing to fix.
   const SourceManager &SM = Ctx.ast().getSourceManager();
   std::vector<Found> Merged;
-  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, size_t> ByLine;
+  llvm::DenseMap<std::pair<const FunctionDecl *, std::pair<unsigned, unsigned>>, size_t> ByLine;
   for (const Found &F : All) {
     // Device code no kernel of this file reaches (a library's helper, a
     // lambda passed to a template): its memory traffic is not known.
@@ -518,12 +518,9 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
         llvm::none_of(Kernels, [&](const FunctionDecl *K) { return fp64CanMatter(K, All); }))
       continue;
     clang::SourceLocation At = SM.getExpansionLoc(F.Root->getBeginLoc());
-    // The line's raw encoding: its file's offset of the line start.
-    unsigned Line = At.isValid()
-                        ? SM.translateLineCol(SM.getFileID(At), SM.getExpansionLineNumber(At), 1)
-                              .getRawEncoding()
-                        : 0;
-    auto [It, New] = ByLine.try_emplace({F.FD, Line}, Merged.size());
+    unsigned Line = At.isValid() ? SM.getExpansionLineNumber(At) : 0;
+    auto [It, New] =
+        ByLine.try_emplace({F.FD, {SM.getFileID(At).getHashValue(), Line}}, Merged.size());
     if (New || !Line) {
       Merged.push_back(F);
       continue;

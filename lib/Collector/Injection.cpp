@@ -1249,13 +1249,11 @@ void setUp() {
     Col.WantsStack[Id] = wantsStack(Col.Names.Runtime[Id]);
   Col.Cu.load();
 
-  CUptiResult R = Col.Cfg.skips("callbacks")
-                      ? CUPTI_ERROR_NOT_INITIALIZED
-                      : cuptiSubscribe(&Col.Subscriber,
-                                       reinterpret_cast<CUpti_CallbackFunc>(&onCallback), nullptr);
+  CUptiResult R = CUPTI_SUCCESS;
   if (Col.Cfg.skips("callbacks")) {
-    // Measuring: no subscriber, no warning.
-  } else if (R == CUPTI_SUCCESS) {
+    // Measuring the collector's cost: no subscriber, no warning.
+  } else if ((R = cuptiSubscribe(&Col.Subscriber, reinterpret_cast<CUpti_CallbackFunc>(&onCallback),
+                                 nullptr)) == CUPTI_SUCCESS) {
     if (Col.Cfg.AllApi) {
       Col.CallbacksOn = cuptiEnableDomain(1, Col.Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) ==
                         CUPTI_SUCCESS;

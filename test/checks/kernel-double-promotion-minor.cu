@@ -12,7 +12,9 @@
 #include <cuda_runtime.h>
 
 // A path loop nested in a step loop, then a flat epilogue loop: the
-// epilogue's promotion is a note.
+// epilogue's promotion is a note. Both lines do the same FP64 work (two
+// widened floats, two double operations), one loop level of unknown trips
+// apart: exactly 1/8, the inclusive bound.
 __global__ void pathThenPortfolio(float *L, float *out, int nmat, int n) {
   int p = blockIdx.x * blockDim.x + threadIdx.x;
   float v = 0.0f, b = 1.0f;

@@ -23,6 +23,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class FunctionDecl;
 class Stmt;
 } // namespace clang
@@ -108,6 +109,9 @@ private:
   /// Whether a call to FD queues GPU work: FD launches a kernel, calls a GPU
   /// library, or calls a user function that does (a few levels deep).
   bool launchesWork(const clang::FunctionDecl *FD, unsigned Depth);
+  /// Whether Call queues GPU work: a launch, cudaLaunchKernel and friends,
+  /// or a call to a function that launchesWork.
+  bool callLaunchesWork(const clang::CallExpr *Call, unsigned Depth);
   llvm::DenseMap<const clang::FunctionDecl *, bool> LaunchesWorkMemo;
 };
 
