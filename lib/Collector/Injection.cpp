@@ -171,7 +171,8 @@ struct Collector {
   std::mutex PoolMutex;
   std::vector<void *> Pool; // Completed buffers kept for reuse.
   std::atomic<uint64_t> Dropped{0}, RefusedBuffers{0}, BuffersOut{0}, FailedCalls{0},
-      StackCaptures{0}, StackNs{0}, Callsites{0}, PyCaptures{0}, PyNs{0}, PyUserFound{0};
+      StackCaptures{0}, StackNs{0}, Callsites{0}, PyCaptures{0}, PyNs{0}, PyUserFound{0},
+      CollectorNs{0};
   std::atomic<bool> DevicesQueried{false};
   std::atomic<bool> CuptiFatal{false};
   int RuntimeVersion = 0;
@@ -193,6 +194,10 @@ struct Collector {
 /// that run at exit, and CUPTI may call back until the very end.
 Collector *C = nullptr;
 thread_local bool InsideCollector = false;
+/// When this thread entered the collector's callback now running (CUPTI's
+/// clock): a call site record carries the interval its capture took, so that
+/// the analysis can tell the collector's time from the program's.
+thread_local uint64_t CallbackEntered = 0;
 
 void vmessage(const char *Kind, const char *Fmt, va_list Args) {
   char Buf[1024];
@@ -564,6 +569,14 @@ void recordCallSite(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackD
   const void *Dst = nullptr, *Src = nullptr;
   if (copyPointers(Cbid, D.functionParams, Dst, Src))
     J.hex("dst", reinterpret_cast<uintptr_t>(Dst)).hex("src", reinterpret_cast<uintptr_t>(Src));
+  // The host time this capture took (stack walks, the Python frames): the
+  // program without the collector does not spend it.
+  if (CallbackEntered) {
+    uint64_t Now = cuptiNow();
+    J.num("collector_start", CallbackEntered).num("collector_end", Now);
+    Col.CollectorNs.fetch_add(Now > CallbackEntered ? Now - CallbackEntered : 0,
+                              std::memory_order_relaxed);
+  }
   J.end();
   Col.Out.append(Line);
   Col.Callsites.fetch_add(1, std::memory_order_relaxed);
@@ -803,6 +816,7 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId C
   if (!Col || !Col->Active.load(std::memory_order_relaxed) || InsideCollector)
     return;
   InsideCollector = true;
+  CallbackEntered = cuptiNow();
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
     onRuntimeApi(*Col, Cbid, *static_cast<const CUpti_CallbackData *>(Data));
   else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API)
@@ -851,6 +865,7 @@ std::string endRecord(Collector &Col, int ExitCode, int Signal) {
       .num("devices", K.Devices.load())
       .num("overheads", K.Overheads.load())
       .num("overhead_ns", K.OverheadNs.load())
+      .num("collector_ns", Col.CollectorNs.load())
       .num("incomplete", K.Incomplete.load())
       .num("failed_calls", Col.FailedCalls.load());
   {

@@ -382,6 +382,11 @@ Error NativeReader::readRecord(StringRef Type, const json::Object &O, size_t Lin
       CallSitePyStack[Correlation] = F.u64("pystack");
     if (O.get("dst") && O.get("src"))
       CallSiteCopy[Correlation] = {F.address("dst"), F.address("src")};
+    // The collector's own time capturing this call site (stack walks, the
+    // Python frames): host time the program does not spend without it.
+    uint64_t Start = F.u64("collector_start", false), End = F.u64("collector_end", false);
+    if (End > Start && Start)
+      Proc.Overheads.push_back({Start, End});
   } else if (Type == "device") {
     Device &D = device(F.u32("id"));
     auto Set = [](auto &Field, auto Value) {

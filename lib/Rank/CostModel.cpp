@@ -160,6 +160,42 @@ uint64_t CostModel::transferCost(size_t I) const {
   return Sum;
 }
 
+std::optional<size_t> CostModel::syncAfter(size_t I) const {
+  const Profile &P = Index.profile();
+  const ApiCall &A = P.ApiCalls[I];
+  auto It = CallsByStart.find(A.Process);
+  if (It == CallsByStart.end())
+    return std::nullopt;
+  const std::vector<size_t> &Calls = It->second;
+  auto Next = std::upper_bound(Calls.begin(), Calls.end(), A.Start, [&](uint64_t T, size_t C) {
+    return T < P.ApiCalls[C].Start;
+  });
+  for (; Next != Calls.end(); ++Next) {
+    const ApiCall &B = P.ApiCalls[*Next];
+    if (B.Thread != A.Thread || *Next == I)
+      continue;
+    if (B.Start < A.End)
+      continue; // A call the runtime made inside this one.
+    if (apiFamily(B.Name) == "sync")
+      return *Next;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+uint64_t CostModel::waitFor(size_t I, size_t Sync) const {
+  const ApiCall &S = Index.profile().ApiCalls[Sync];
+  uint64_t From = S.Start;
+  ArrayRef<WorkRef> Work = Index.workOf(I);
+  if (!Work.empty()) {
+    uint64_t WorkStart = UINT64_MAX;
+    for (WorkRef W : Work)
+      WorkStart = std::min(WorkStart, Index.interval(W).Start);
+    From = std::max(From, WorkStart);
+  }
+  return S.End > From ? S.End - From : 0;
+}
+
 double CostModel::pinnedBandwidth(ProcessIndex Proc, uint32_t Device, CopyKind Direction,
                                   std::string *Source) const {
   uint64_t Bytes = 0, Ns = 0;

@@ -221,7 +221,7 @@ namespace {
 /// Copy calls grouped by what a rule compares.
 struct CopyGroup {
   std::vector<size_t> Calls;
-  uint64_t Bytes = 0, Cost = 0;
+  uint64_t Bytes = 0, Cost = 0, Waits = 0;
   const SourceLocation *Site = nullptr;
 };
 } // namespace
@@ -393,7 +393,16 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
     auto Key = std::make_tuple(P.ApiCalls[I].Process, static_cast<int>(Cs[0]->Kind),
                                Site ? describe(*Site) : std::string());
     CopyGroup &G = Groups[Key];
+    // The copy's call, and the wait right after it that a copy from
+    // pageable memory makes (PyTorch's tensor.cuda()): both are paid per
+    // copy.
     uint64_t Cost = Model.transferCost(I);
+    std::optional<size_t> Wait = Model.syncAfter(I);
+    if (Wait) {
+      Cost += Model.waitFor(I, *Wait);
+      G.Calls.push_back(*Wait);
+      ++G.Waits;
+    }
     double BW = Model.referenceBandwidth(*Cs[0]);
     uint64_t Moving = static_cast<uint64_t>(static_cast<double>(Cs[0]->Bytes) / BW);
     uint64_t Over = Cost > Moving ? Cost - Moving : 0;
@@ -407,7 +416,7 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
     G.Site = Site;
   }
   for (auto &[Key, G] : Groups) {
-    uint64_t N = G.Calls.size();
+    uint64_t N = G.Calls.size() - G.Waits;
     if (N < MinCount)
       continue;
     uint64_t Saving = Overhead[Key] - MinOverhead[Key];
@@ -415,15 +424,21 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
     if (!worthIt(Id, Proc, Saving))
       continue;
     CopyKind Dir = static_cast<CopyKind>(std::get<1>(Key));
-    std::string Msg = formatv("{0} {1} copies of less than {2} ({3} in all) took {4}, mostly "
+    std::string Waits =
+        G.Waits == 0 ? std::string()
+        : G.Waits == N
+            ? std::string(", each followed by a synchronization,")
+            : formatv(", {0} of them followed by a synchronization,", G.Waits).str();
+    std::string Msg = formatv("{0} {1} copies of less than {2} ({3} in all){4} took {5}, mostly "
                               "fixed per-copy cost: gather the data into one buffer and copy it "
                               "at once",
                               N, copyKindName(Dir), formatBytes(MaxBytes), formatBytes(G.Bytes),
-                              formatDuration(G.Cost));
+                              Waits, formatDuration(G.Cost));
     Cost C = Model.make(N, G.Cost, Saving,
-                        formatv("each copy's time beyond its bytes at the pinned bandwidth is "
-                                "fixed overhead; one copy instead of {0} pays it once",
-                                N),
+                        formatv("each copy's host time (its call{0}) beyond its bytes at the "
+                                "reference bandwidth is fixed overhead; one copy instead of {1} "
+                                "pays it once",
+                                G.Waits ? " and the wait for it right after" : "", N),
                         CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
     R.Calls.insert(G.Calls.begin(), G.Calls.end());

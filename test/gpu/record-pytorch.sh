@@ -11,6 +11,9 @@
 #                                          (short loops: RECORD_ARGS below)
 #   <pair>.bad.torch-trace.json.gz         torch.profiler (CPU + CUDA, with_stack,
 #                                          record_shapes) of the bad variant
+#   recorded-times.txt                     "<pair> <variant> <ms>": the timed loop's
+#                                          time in each recorded process (under
+#                                          the collector)
 #   timings-pytorch.txt                    "<pair> <variant> <ms>" lines: one per
 #                                          process, ROUNDS processes of each
 #                                          variant, alternating, no profiler
@@ -28,7 +31,7 @@ export PYTHONUNBUFFERED=1
 PY=${PYTHON:-python3}
 CA=$BUILD/bin/cuda-advisor
 EXP=$ROOT/examples/pytorch
-PAIRS=${PAIRS:-"tf32_matmul per_sample elementwise_chain pageable_loading item_per_step small_copies"}
+PAIRS=${PAIRS:-"tf32_matmul per_sample elementwise_chain pageable_loading item_per_step small_copies seed_loop"}
 mkdir -p "$OUT/logs"
 cd "$OUT" || exit 1
 
@@ -54,6 +57,7 @@ cat env.txt
 
 if [ -z "${SKIP_RECORD:-}" ]; then
   echo "== record"
+  : >recorded-times.txt
   for p in $PAIRS; do
     for v in bad fixed; do
       flag=""
@@ -62,6 +66,8 @@ if [ -z "${SKIP_RECORD:-}" ]; then
       timeout -k 5 120 "$CA" record -f -o "$p.$v.jsonl" -- "$PY" "$EXP/$p.py" $flag $(record_args $p) \
         >"logs/$p.$v.record.log" 2>&1
       echo "$p $v record: rc=$? $(grep -E "^$v: " "logs/$p.$v.record.log" | tr '\n' ' ') $(du -k "$p.$v.jsonl" | cut -f1) KiB"
+      grep -E "^$v: [0-9.]+ ms" "logs/$p.$v.record.log" | tail -1 |
+        sed -E "s/^$v: ([0-9.]+) ms.*/$p $v \1/" >>recorded-times.txt
     done
     [ -n "${SKIP_TORCH:-}" ] && continue
     # shellcheck disable=SC2046

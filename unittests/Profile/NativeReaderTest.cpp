@@ -273,6 +273,40 @@ TEST(NativeReaderTest, SeedPyTorchLoop) {
   EXPECT_EQ(Fixed.Copies.size(), 5u);
 }
 
+// Recorded after the collector began timing its own call-site captures:
+// each callsite record's collector_start/collector_end becomes a host
+// interval that is not the program's work, just before its call (the
+// capture runs in CUPTI's ENTER callback, outside the API record's times).
+TEST(NativeReaderTest, CollectorTimeIsNotTheProgramsWork) {
+  Profile P = read("pytorch-2026-12-04/per_sample.bad.jsonl.gz");
+  ASSERT_EQ(P.Processes.size(), 1u);
+  const std::vector<std::pair<uint64_t, uint64_t>> &O = P.Processes[0].Overheads;
+  // 35 CUPTI overhead records, and one interval per call site (3120).
+  EXPECT_EQ(O.size(), 35u + 3120u);
+  std::vector<std::pair<uint64_t, uint64_t>> Sorted = O;
+  std::sort(Sorted.begin(), Sorted.end());
+  size_t Before = 0, Launches = 0;
+  for (const ApiCall &A : P.ApiCalls) {
+    if (A.Name != "cudaLaunchKernel")
+      continue;
+    ++Launches;
+    // The last interval that starts before the call: the call's capture.
+    auto It = std::upper_bound(Sorted.begin(), Sorted.end(),
+                               std::make_pair(A.Start, UINT64_MAX));
+    if (It == Sorted.begin())
+      continue;
+    --It;
+    if (It->second <= A.Start + 1000 && A.Start - It->second < 20000)
+      ++Before;
+  }
+  EXPECT_EQ(Launches, 3096u);
+  EXPECT_GT(Before, Launches * 9 / 10);
+  // A recording without the fields (an older collector's) has none.
+  Profile Old = read("per_sample.bad.jsonl");
+  ASSERT_EQ(Old.Processes.size(), 1u);
+  EXPECT_EQ(Old.Processes[0].Overheads.size(), 35u);
+}
+
 // Recorded after the collector began writing copy pointers: every
 // cudaMemcpyAsync has its dst and src; x.cuda() reads one host tensor each
 // iteration, the batches of a training loop are different slices.

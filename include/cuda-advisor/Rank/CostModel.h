@@ -56,6 +56,15 @@ public:
   /// What copy or memset call I cost the run: its own host time when it
   /// blocks the host, else the GPU time of its work.
   uint64_t transferCost(size_t ApiIndex) const;
+  /// The synchronization that the thread of call I makes right after it
+  /// (its next CUDA call, when that is a sync): a copy followed by a wait
+  /// is how PyTorch copies from pageable memory (cudaMemcpyAsync, then
+  /// cudaStreamSynchronize), and the wait is part of that copy's cost.
+  std::optional<size_t> syncAfter(size_t ApiIndex) const;
+  /// The host time that sync S spends on the work of call I: from the later
+  /// of the sync's start and the start of I's GPU work to the sync's end
+  /// (the time it waits for earlier work is not I's).
+  uint64_t waitFor(size_t ApiIndex, size_t Sync) const;
   /// Bytes per nanosecond of pinned copies in Direction on the device:
   /// measured on this profile's pinned copies of at least 1 MiB, else a
   /// default for the device. Source says which (for the messages).
