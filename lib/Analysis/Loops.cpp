@@ -850,4 +850,24 @@ bool runsWheneverScopeRuns(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
   return false;
 }
 
+double tripWeight(const Stmt *Loop, ValueTracker &VT) {
+  std::optional<int64_t> Trips = constantTripCount(Loop, VT);
+  return Trips && *Trips > 0 ? std::min<double>(double(*Trips), double(1 << 20))
+                             : UnknownTripWeight;
+}
+
+double loopWeightAround(const Stmt *S, ASTContext &Ctx, ValueTracker &VT) {
+  double W = 1;
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || isa<LambdaExpr>(P))
+      break;
+    if (isLoop(P))
+      W *= tripWeight(P, VT);
+    Parents = Ctx.getParents(*P);
+  }
+  return W;
+}
+
 } // namespace cuda_advisor::analysis

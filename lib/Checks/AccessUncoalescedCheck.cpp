@@ -1,6 +1,7 @@
 //===- AccessUncoalescedCheck.cpp - access-uncoalesced ---------------------===//
 #include "AccessUncoalescedCheck.h"
 #include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/TUFacts.h"
 #include "cuda-advisor/Analysis/Values.h"
 
@@ -174,9 +175,42 @@ static std::string recordName(const RecordDecl *RD) {
   return RD->isUnion() ? "an unnamed union" : "an unnamed struct";
 }
 
+double AccessUncoalescedCheck::weightOf(const MemoryAccess &A) {
+  ValueTracker &VT = Ctx.facts().values();
+  double W = 1;
+  for (const Stmt *L : A.Loops)
+    W *= tripWeight(L, VT);
+  for (const CallExpr *Call : A.CallChain)
+    W *= loopWeightAround(Call, Ctx.ast(), VT);
+  return W;
+}
+
+/// Sectors per warp an access moves, as the check judges them: its lane
+/// stride's (a symbolic stride as one sector per lane, an unknown one as
+/// contiguous), one for an address that all lanes share.
+static unsigned sectorsOf(const MemoryAccess &A) {
+  unsigned Size = A.SizeBytes ? A.SizeBytes : 4;
+  if (A.SingleLane || A.Address.ByteOffset.isUniform())
+    return 1;
+  AffineForm Stride = A.laneStride();
+  if (std::optional<int64_t> C = Stride.asConstant())
+    return sectorsPerWarp(*C, Size);
+  if (!Stride.isUnknown() && reportableSymbolic(Stride))
+    return sectorsPerWarp(32 * ((Size + 31) / 32), Size);
+  return sectorsPerWarp(Size, Size);
+}
+
 void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
+  // The kernel's global memory traffic, in sectors per warp, each access
+  // weighted by how often a thread runs it.
+  double KernelSectors = 0;
+  for (const MemoryAccess &A : S.Accesses)
+    if ((A.Address.Root.Space == MemorySpace::Global ||
+         A.Address.Root.Space == MemorySpace::Unknown) &&
+        A.Kind != AccessKind::Atomic)
+      KernelSectors += sectorsOf(A) * weightOf(A) * (A.Kind == AccessKind::LoadStore ? 2 : 1);
   // Accesses that together use every byte of their stride (p[i].x, p[i].y,
   // p[i].z of a float3; re and im of interleaved complex numbers) fetch no
   // byte in vain: the cache serves the neighbours.
@@ -237,6 +271,8 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
     if (!Entry.Access.Site) {
       Entry.Access = A;
       Entry.GlobalAccesses = GlobalAccesses;
+      Entry.Weight = weightOf(A);
+      Entry.KernelSectors = KernelSectors;
     }
     if (!llvm::is_contained(Entry.Kernels, Kernel))
       Entry.Kernels.push_back(Kernel);
@@ -290,6 +326,10 @@ void AccessUncoalescedCheck::onEndOfTranslationUnit() {
     report(*S, Others);
   }
 }
+
+/// An access whose extra sectors are at most this fraction of its kernel's
+/// weighted traffic is a note (as kernel-double-promotion's minor share).
+constexpr double MinorShare = 8;
 
 static std::string percent(double F) {
   std::string S;
@@ -405,6 +445,24 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
   }
   if (!Others.empty())
     D.evidence("stridedAccesses", int64_t(Addresses.size()));
+  // An access that moves a small part of its kernel's memory traffic (an
+  // epilogue after a traversal, a set-up read beside the kernel's main
+  // loop) saves little once fixed: a note off the hot path.
+  double Excess = 0;
+  llvm::SmallVector<const Site *, 4> Pattern = {&S};
+  Pattern.append(Others.begin(), Others.end());
+  for (const Site *X : Pattern) {
+    const MemoryAccess &XA = X->Access;
+    unsigned XSize = XA.SizeBytes;
+    double Extra = double(sectorsOf(XA)) - double(sectorsPerWarp(XSize, XSize));
+    Excess += std::max(0.0, Extra) * X->Weight * (XA.Kind == AccessKind::LoadStore ? 2 : 1);
+  }
+  if (Excess > 0 && Excess * MinorShare <= S.KernelSectors)
+    D.cold("its extra sectors are at most 1/" + std::to_string(int(MinorShare)) +
+           " of the global memory traffic of kernel '" + S.Kernels.front()->getNameAsString() +
+           "' (sectors per warp, counting loop trips; a loop of unknown trip count as " +
+           std::to_string(int(UnknownTripWeight)) + "): its other accesses dominate");
+  D.evidence("kernelSectorsWeighted", S.KernelSectors).evidence("accessWeight", S.Weight);
   D.evidence("access", What.str())
       .evidence("buffer", Buffer)
       .evidence("elementBytes", int64_t(Size))

@@ -31,7 +31,14 @@ private:
     std::vector<const clang::FunctionDecl *> Kernels;
     /// Global loads and stores of the kernel (the cost model's denominator).
     unsigned GlobalAccesses = 0;
+    /// How often a thread runs the access (the loops around it and around
+    /// the calls that reach it, counted as analysis::tripWeight does), and
+    /// the kernel's global sectors per warp, each access weighted so: the
+    /// static share of the kernel's memory traffic that the access is.
+    double Weight = 1, KernelSectors = 0;
   };
+  /// How often a thread of the kernel runs A (see Site::Weight).
+  double weightOf(const analysis::MemoryAccess &A);
   void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
   /// S, and the other sites of its kernels that access the same buffer with
   /// the same stride (Others, in source order): one finding.

@@ -417,7 +417,7 @@ constexpr double FP64PerClock = 2, ConversionsPerClock = 16, BytesPerClock = 3.1
 constexpr double MathFunctionOps = 20;
 /// A loop whose trip count is not a constant counts this many iterations, for
 /// the FP64 work and the memory traffic alike.
-constexpr double UnknownTrips = 8;
+constexpr double UnknownTrips = UnknownTripWeight;
 /// A promotion with at most this fraction of the FP64 work of the heaviest
 /// one in its kernel is a note: one loop level of UnknownTrips, or a math
 /// function beside a single literal.
@@ -432,24 +432,11 @@ double clocksOf(const KernelDoublePromotionCheck::Region &R) {
 } // namespace
 
 double KernelDoublePromotionCheck::tripWeight(const Stmt *Loop) {
-  std::optional<int64_t> Trips = constantTripCount(Loop, Ctx.facts().values());
-  return Trips && *Trips > 0 ? std::min<double>(*Trips, 1 << 20) : UnknownTrips;
+  return analysis::tripWeight(Loop, Ctx.facts().values());
 }
 
-double KernelDoublePromotionCheck::weightIn(const Stmt *S, const FunctionDecl *FD) {
-  ASTContext &AST = Ctx.ast();
-  double W = 1;
-  const Stmt *Body = FD->getBody();
-  DynTypedNodeList Parents = AST.getParents(*S);
-  for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P || P == Body)
-      break;
-    if (isLoop(P))
-      W *= tripWeight(P);
-    Parents = AST.getParents(*P);
-  }
-  return W;
+double KernelDoublePromotionCheck::weightIn(const Stmt *S, const FunctionDecl *) {
+  return loopWeightAround(S, Ctx.ast(), Ctx.facts().values());
 }
 
 double KernelDoublePromotionCheck::callWeight(const FunctionDecl *FD, unsigned Depth) {

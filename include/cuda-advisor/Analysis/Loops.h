@@ -85,6 +85,14 @@ std::optional<Induction> inductionOf(const clang::Stmt *Loop, ValueTracker &VT);
 /// Iterations of a counted loop whose start, bound and step are constants.
 std::optional<int64_t> constantTripCount(const clang::Stmt *Loop, ValueTracker &VT);
 
+/// The iterations a static priority counts for Loop: its constant trip
+/// count (at most 2^20), else UnknownTripWeight.
+inline constexpr double UnknownTripWeight = 8;
+double tripWeight(const clang::Stmt *Loop, ValueTracker &VT);
+/// The product of tripWeight over the loops around S inside its function
+/// (up to the function's body, or a lambda's).
+double loopWeightAround(const clang::Stmt *S, clang::ASTContext &Ctx, ValueTracker &VT);
+
 /// How far a pointer advances from one iteration of Loop to the next: `p`
 /// (invariant: 0), `p + i * k`, `&p[i * k]`, `p + off` with `off = i * k`
 /// declared in the loop, or a pointer bumped once per iteration (`p += k`).
