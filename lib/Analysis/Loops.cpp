@@ -860,8 +860,14 @@ double loopWeightAround(const Stmt *S, ASTContext &Ctx, ValueTracker &VT) {
   double W = 1;
   DynTypedNodeList Parents = Ctx.getParents(*S);
   for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
+    // An initializer's parent is its variable, whose parent is the DeclStmt;
+    // a lambda's body leads to the LambdaExpr and on to the loops around it.
+    if (const auto *V = Parents[0].get<VarDecl>()) {
+      Parents = Ctx.getParents(*V);
+      continue;
+    }
     const Stmt *P = Parents[0].get<Stmt>();
-    if (!P || isa<LambdaExpr>(P))
+    if (!P)
       break;
     if (isLoop(P))
       W *= tripWeight(P, VT);

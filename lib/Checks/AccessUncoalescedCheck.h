@@ -33,9 +33,11 @@ private:
     unsigned GlobalAccesses = 0;
     /// How often a thread runs the access (the loops around it and around
     /// the calls that reach it, counted as analysis::tripWeight does), and
-    /// the kernel's global sectors per warp, each access weighted so: the
-    /// static share of the kernel's memory traffic that the access is.
+    /// the global sectors per warp of the kernel's accesses that the check
+    /// does not report, each weighted so.
     double Weight = 1, KernelSectors = 0;
+    /// The kernel that Weight and KernelSectors are of.
+    const clang::FunctionDecl *Measured = nullptr;
   };
   /// How often a thread of the kernel runs A (see Site::Weight).
   double weightOf(const analysis::MemoryAccess &A);

@@ -417,9 +417,9 @@ constexpr double FP64PerClock = 2, ConversionsPerClock = 16, BytesPerClock = 3.1
 constexpr double MathFunctionOps = 20;
 /// A loop whose trip count is not a constant counts this many iterations, for
 /// the FP64 work and the memory traffic alike.
-constexpr double UnknownTrips = UnknownTripWeight;
 /// A promotion with at most this fraction of the FP64 work of the heaviest
-/// one in its kernel is a note: one loop level of UnknownTrips, or a math
+/// one in its kernel is a note: one loop level of unknown trip count
+/// (analysis::UnknownTripWeight), or a math
 /// function beside a single literal.
 constexpr double MinorShare = 8;
 

@@ -34,9 +34,10 @@ private:
   struct Found;
   void analyzeFunction(const clang::FunctionDecl *FD, std::vector<Found> &Out);
   /// Loop weight of S in FD: the product of the constant trip counts of the
-  /// loops around it (UnknownTrips for a loop without one).
+  /// loops around it (analysis::tripWeight: UnknownTripWeight for a loop
+  /// without a constant trip count).
   double weightIn(const clang::Stmt *S, const clang::FunctionDecl *FD);
-  /// A loop's constant trip count, or UnknownTrips.
+  /// A loop's constant trip count, or analysis::UnknownTripWeight.
   double tripWeight(const clang::Stmt *Loop);
   /// The largest loop weight of FD's call sites, through its callers up to
   /// a kernel (1 for a kernel).

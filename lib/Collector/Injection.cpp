@@ -737,11 +737,13 @@ void onDriverLaunch(Collector &Col, CUpti_CallbackId Cbid, const CUpti_CallbackD
   if (InRuntimeCall)
     return;
   if (D.callbackSite == CUPTI_API_ENTER) {
-    DriverLaunchStart = cuptiNow();
     if (D.correlationData)
       *D.correlationData = 0;
     if (Col.Cfg.Stacks)
       recordCallSite(Col, 0, D);
+    // After the capture: the call's record starts where the program's call
+    // does, as CUPTI's runtime records do.
+    DriverLaunchStart = cuptiNow();
     return;
   }
   if (Col.Cfg.DriverApi || !DriverLaunchStart)
@@ -816,7 +818,11 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId C
   if (!Col || !Col->Active.load(std::memory_order_relaxed) || InsideCollector)
     return;
   InsideCollector = true;
-  CallbackEntered = cuptiNow();
+  CallbackEntered = 0;
+  if (Col->Cfg.Stacks && (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
+                          Domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
+      static_cast<const CUpti_CallbackData *>(Data)->callbackSite == CUPTI_API_ENTER)
+    CallbackEntered = cuptiNow();
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
     onRuntimeApi(*Col, Cbid, *static_cast<const CUpti_CallbackData *>(Data));
   else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API)

@@ -176,7 +176,8 @@ std::optional<size_t> CostModel::syncAfter(size_t I) const {
       continue;
     if (B.Start < A.End)
       continue; // A call the runtime made inside this one.
-    if (apiFamily(B.Name) == "sync")
+    // cudaStreamWaitEvent orders streams; the host does not wait in it.
+    if (apiFamily(B.Name) == "sync" && !StringRef(B.Name).starts_with("cudaStreamWaitEvent"))
       return *Next;
     return std::nullopt;
   }

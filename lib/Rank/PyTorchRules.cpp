@@ -272,7 +272,7 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
           BestLen = L, BestReps = Reps;
       }
       // Ties go to the shorter period (ABAB repeats AB).
-      if (BestReps < MinRepeats) {
+      if (BestReps < std::max<uint64_t>(MinRepeats, 2)) {
         ++Pos;
         continue;
       }
@@ -510,8 +510,9 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
     std::string How = formatv(
         "per chain, the {0} intermediates' writes and reads, each about the chain's fastest "
         "kernel ({1}: one pass over the tensor), plus the GPU's idle time between the "
-        "kernels; at most the chain (kernels and gaps) less its longest kernel; the typical "
-        "chain's (the median) times the chains, as the first runs also pay one-time costs",
+        "kernels; at most the chain (kernels and gaps) less its longest kernel; at most the "
+        "typical chain's (the median) times the chains, as the first runs also pay one-time "
+        "costs",
         KCount - 1, formatDuration(Fastest));
     Cost C = Model.make(Calls, ChainNs, Saving, std::move(How));
     const SourceLocation *Site = nullptr;

@@ -220,10 +220,11 @@ private:
     return First;
   }
   /// Host intervals that are not the program's own work between launches:
-  /// the calls that make the host wait for the GPU, and the CUPTI overhead
-  /// records (the profiler's buffers and instrumentation, the driver's lazy
-  /// loading of modules on first use), which a run without the profiler, or
-  /// past its warm-up, does not pay.
+  /// the calls that make the host wait for the GPU, and the profiler's own
+  /// intervals (CUPTI's overhead records: its buffers and instrumentation,
+  /// the driver's lazy loading of modules on first use; the collector's
+  /// call-site captures), which a run without the profiler, or past its
+  /// warm-up, does not pay.
   IntervalSet notOwnHostWork(profile::ProcessIndex Proc) const {
     std::vector<Interval> V;
     if (Proc < P.Processes.size())

@@ -393,12 +393,16 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
     auto Key = std::make_tuple(P.ApiCalls[I].Process, static_cast<int>(Cs[0]->Kind),
                                Site ? describe(*Site) : std::string());
     CopyGroup &G = Groups[Key];
-    // The copy's call, and the wait right after it that a copy from
-    // pageable memory makes (PyTorch's tensor.cuda()): both are paid per
-    // copy.
+    // The copy's call, and the wait right after it when there is one
+    // (PyTorch's tensor.cuda() from pageable memory: cudaMemcpyAsync, then
+    // cudaStreamSynchronize): both are paid per copy. With a wait, an
+    // asynchronous copy's cost is its call's host time plus the wait (which
+    // covers its GPU time), not its GPU time as well.
     uint64_t Cost = Model.transferCost(I);
     std::optional<size_t> Wait = Model.syncAfter(I);
     if (Wait) {
+      if (!Model.index().blocks(I))
+        Cost = P.ApiCalls[I].duration();
       Cost += Model.waitFor(I, *Wait);
       G.Calls.push_back(*Wait);
       ++G.Waits;

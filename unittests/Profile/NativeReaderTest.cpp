@@ -296,7 +296,7 @@ TEST(NativeReaderTest, CollectorTimeIsNotTheProgramsWork) {
     if (It == Sorted.begin())
       continue;
     --It;
-    if (It->second <= A.Start + 1000 && A.Start - It->second < 20000)
+    if (It->second <= A.Start + 1000 && It->second + 20000 > A.Start)
       ++Before;
   }
   EXPECT_EQ(Launches, 3096u);

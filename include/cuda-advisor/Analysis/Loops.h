@@ -90,7 +90,8 @@ std::optional<int64_t> constantTripCount(const clang::Stmt *Loop, ValueTracker &
 inline constexpr double UnknownTripWeight = 8;
 double tripWeight(const clang::Stmt *Loop, ValueTracker &VT);
 /// The product of tripWeight over the loops around S inside its function
-/// (up to the function's body, or a lambda's).
+/// (through variable initializers, and through a lambda to the loops around
+/// the lambda, up to the function's body).
 double loopWeightAround(const clang::Stmt *S, clang::ASTContext &Ctx, ValueTracker &VT);
 
 /// How far a pointer advances from one iteration of Loop to the next: `p`

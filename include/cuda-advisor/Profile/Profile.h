@@ -252,9 +252,10 @@ struct Process {
   int ExitCode = 0;
   int Signal = 0;            ///< Non-zero when the program died by a signal.
   uint64_t DroppedRecords = 0;
-  /// The CUPTI overhead records' host intervals (start, end): the profiler's
-  /// own work (activity buffers, instrumentation) and the driver's one-time
-  /// work (lazy module and function loading), not the program's.
+  /// Host intervals (start, end) that are not the program's work: CUPTI's
+  /// overhead records (activity buffers, instrumentation; the driver's
+  /// one-time lazy module and function loading) and the collector's capture
+  /// of each call site (callsite collector_start/collector_end).
   std::vector<std::pair<uint64_t, uint64_t>> Overheads;
   // CUDA errors seen in API return codes.
   uint64_t FailedCalls = 0;
