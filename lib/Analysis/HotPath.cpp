@@ -1,6 +1,7 @@
 //===- HotPath.cpp - Where a program spends the time it measures ----------===//
 #include "cuda-advisor/Analysis/HotPath.h"
 #include "cuda-advisor/Analysis/CudaApi.h"
+#include "cuda-advisor/Analysis/HostCode.h"
 #include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
@@ -344,10 +345,10 @@ void HotPath::build() {
         if (Work || !inside(R, Call->getBeginLoc()) || IsClockCall(Call) ||
             TimerFunctions.count(keyOf(Call->getDirectCallee())))
           return;
-        if (std::optional<ApiInfo> A = classifyApiCall(Call); A && A->Kind != ApiKind::Launch)
+        if (callLaunchesWork(Call, 0))
+          Work = true;
+        else if (classifyApiCall(Call))
           Api = true;
-        else
-          Work = callLaunchesWork(Call, 0);
       });
       F.TimesApiCallsOnly = Api && !Work;
     } else {
@@ -367,20 +368,16 @@ void HotPath::build() {
 }
 
 namespace {
-/// GPU libraries whose calls queue kernels: cuBLAS, cuFFT, cuSPARSE,
-/// cuSOLVER, cuRAND, cuDNN, NCCL, cuTENSOR, nvJPEG, NPP, and Thrust, CUB,
-/// libcu++ algorithms by namespace.
-bool isGpuLibraryFunction(const FunctionDecl *FD) {
-  if (FD->getIdentifier()) {
-    StringRef Name = FD->getName();
-    for (StringRef P : {"cublas", "cufft", "cusparse", "cusolver", "curand", "cudnn", "nccl",
-                        "cutensor", "nvjpeg", "npp", "cudaGraphLaunch", "cuLaunch", "cuGraphLaunch"})
-      if (Name.starts_with(P))
-        return true;
-  }
+/// What classifyHostCall does not count as queuing GPU work and a timed
+/// region may still launch through: the driver API's launches, and CUTLASS
+/// and CuTe, whose device-level operators are class members.
+bool launchesOutsideTheRuntime(const FunctionDecl *FD) {
+  if (FD->getIdentifier() && (FD->getName().starts_with("cuLaunch") ||
+                              FD->getName().starts_with("cuGraphLaunch")))
+    return true;
   for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && NS->getIdentifier() &&
-        llvm::is_contained({"thrust", "cub", "cutlass", "cute"}, NS->getName()))
+        llvm::is_contained({"cutlass", "cute"}, NS->getName()))
       return true;
   return false;
 }
@@ -390,7 +387,7 @@ bool HotPath::launchesWork(const FunctionDecl *FD, unsigned Depth) {
   FD = keyOf(FD);
   if (!FD)
     return true; // An indirect call: unknown.
-  if (isGpuLibraryFunction(FD))
+  if (launchesOutsideTheRuntime(FD))
     return true;
   const SourceManager &SM = Ctx.getSourceManager();
   if (isLibrary(FD, SM))
@@ -411,8 +408,13 @@ bool HotPath::launchesWork(const FunctionDecl *FD, unsigned Depth) {
 bool HotPath::callLaunchesWork(const CallExpr *Call, unsigned Depth) {
   if (getLaunchSite(Call))
     return true;
-  if (std::optional<ApiInfo> A = classifyApiCall(Call))
-    return A->Kind == ApiKind::Launch;
+  // Launches (cudaLaunchKernel, cudaGraphLaunch) and the GPU libraries'
+  // work (cuBLAS, cuFFT, ..., Thrust, CUB).
+  HostCallKind K = classifyHostCall(Call);
+  if (K == HostCallKind::Launch || K == HostCallKind::LibraryWork)
+    return true;
+  if (classifyApiCall(Call))
+    return false; // Another runtime call.
   return launchesWork(Call->getDirectCallee(), Depth);
 }
 

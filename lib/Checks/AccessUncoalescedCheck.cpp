@@ -186,8 +186,9 @@ double AccessUncoalescedCheck::weightOf(const MemoryAccess &A) {
 }
 
 /// Sectors per warp an access moves, as the check judges them: its lane
-/// stride's (a symbolic stride as one sector per lane, an unknown one as
-/// contiguous), one for an address that all lanes share.
+/// stride's (a symbolic stride of at least 32 bytes puts every lane in its
+/// own sector; an unknown one counts as contiguous), one for an address
+/// that all lanes share.
 static unsigned sectorsOf(const MemoryAccess &A) {
   unsigned Size = A.SizeBytes ? A.SizeBytes : 4;
   if (A.SingleLane || A.Address.ByteOffset.isUniform())
@@ -356,8 +357,7 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
   std::optional<int64_t> C = Stride.asConstant();
   unsigned Size = A.SizeBytes;
   unsigned Ideal = sectorsPerWarp(Size, Size);
-  // A symbolic stride of at least 32 bytes puts every lane in its own sector.
-  unsigned Sectors = C ? sectorsPerWarp(*C, Size) : sectorsPerWarp(32 * ((Size + 31) / 32), Size);
+  unsigned Sectors = sectorsOf(A);
   double Used = double(32 * Size) / double(32 * Sectors);
   StringRef What = A.Kind == AccessKind::Store ? "store" : A.Kind == AccessKind::LoadStore
                                                                ? "read-modify-write"

@@ -415,12 +415,10 @@ constexpr double FP64PerClock = 2, ConversionsPerClock = 16, BytesPerClock = 3.1
 /// A double math function as FP64 operations: sqrt is a Newton iteration of
 /// about ten, exp and sin a polynomial of about twenty, pow some sixty.
 constexpr double MathFunctionOps = 20;
-/// A loop whose trip count is not a constant counts this many iterations, for
-/// the FP64 work and the memory traffic alike.
-/// A promotion with at most this fraction of the FP64 work of the heaviest
-/// one in its kernel is a note: one loop level of unknown trip count
-/// (analysis::UnknownTripWeight), or a math
-/// function beside a single literal.
+/// A promotion with at most 1/MinorShare of the FP64 work of the heaviest one
+/// in its kernel is a note: one loop level of unknown trip count
+/// (analysis::UnknownTripWeight, for the FP64 work and the memory traffic
+/// alike), or a math function beside a single literal.
 constexpr double MinorShare = 8;
 
 double clocksOf(const KernelDoublePromotionCheck::Region &R) {
@@ -435,7 +433,7 @@ double KernelDoublePromotionCheck::tripWeight(const Stmt *Loop) {
   return analysis::tripWeight(Loop, Ctx.facts().values());
 }
 
-double KernelDoublePromotionCheck::weightIn(const Stmt *S, const FunctionDecl *) {
+double KernelDoublePromotionCheck::weightIn(const Stmt *S) {
   return loopWeightAround(S, Ctx.ast(), Ctx.facts().values());
 }
 
@@ -449,7 +447,7 @@ double KernelDoublePromotionCheck::callWeight(const FunctionDecl *FD, unsigned D
     return W;
   for (const auto &[Call, Caller] : It->second)
     if (Caller != FD)
-      W = std::max(W, weightIn(Call, Caller) * callWeight(Caller, Depth + 1));
+      W = std::max(W, weightIn(Call) * callWeight(Caller, Depth + 1));
   return W;
 }
 
@@ -481,7 +479,7 @@ bool KernelDoublePromotionCheck::fp64CanMatter(const FunctionDecl *K, const std:
   for (const Found &F : All) {
     bool Reaches = F.FD == K || llvm::is_contained(kernelsReaching(F.FD), K);
     if (Reaches)
-      Clocks += clocksOf(F.R) * weightIn(F.Root, F.FD) * callWeight(F.FD, 0);
+      Clocks += clocksOf(F.R) * weightIn(F.Root) * callWeight(F.FD, 0);
   }
   return MattersMemo[K] = Clocks >= Bytes / BytesPerClock;
 }
@@ -533,7 +531,7 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
   std::vector<std::vector<const FunctionDecl *>> KernelsOf(Merged.size());
   for (size_t I = 0; I < Merged.size(); ++I) {
     const Found &F = Merged[I];
-    Cost[I] = clocksOf(F.R) * weightIn(F.Root, F.FD) * callWeight(F.FD, 0);
+    Cost[I] = clocksOf(F.R) * weightIn(F.Root) * callWeight(F.FD, 0);
     if (isExplicitDeviceCode(F.FD))
       KernelsOf[I] = kernelsReaching(F.FD);
     for (const FunctionDecl *K : KernelsOf[I])

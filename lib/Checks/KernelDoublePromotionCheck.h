@@ -33,10 +33,8 @@ public:
 private:
   struct Found;
   void analyzeFunction(const clang::FunctionDecl *FD, std::vector<Found> &Out);
-  /// Loop weight of S in FD: the product of the constant trip counts of the
-  /// loops around it (analysis::tripWeight: UnknownTripWeight for a loop
-  /// without a constant trip count).
-  double weightIn(const clang::Stmt *S, const clang::FunctionDecl *FD);
+  /// Loop weight of S in its function: analysis::loopWeightAround.
+  double weightIn(const clang::Stmt *S);
   /// A loop's constant trip count, or analysis::UnknownTripWeight.
   double tripWeight(const clang::Stmt *Loop);
   /// The largest loop weight of FD's call sites, through its callers up to

@@ -41,14 +41,6 @@ std::optional<bool> evidenceBool(const Finding &F, const char *Key) {
   return std::nullopt;
 }
 
-uint64_t median(std::vector<uint64_t> V, uint64_t Default) {
-  if (V.empty())
-    return Default;
-  auto Mid = V.begin() + static_cast<std::ptrdiff_t>(V.size() / 2);
-  std::nth_element(V.begin(), Mid, V.end());
-  return *Mid;
-}
-
 uint64_t scaled(uint64_t V, double Factor) {
   if (!(Factor > 0))
     return 0;

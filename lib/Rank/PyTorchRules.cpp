@@ -300,9 +300,7 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
           Idle += Wait.uncovered(G);
         PerRepeat.push_back(Idle);
       }
-      std::nth_element(PerRepeat.begin(), PerRepeat.begin() + PerRepeat.size() / 2,
-                       PerRepeat.end());
-      uint64_t TypicalIdle = PerRepeat[PerRepeat.size() / 2];
+      uint64_t TypicalIdle = median(std::move(PerRepeat));
       uint64_t Covered = Busy.covered(Span);
       size_t Begin = Pos;
       Pos = End;
@@ -491,8 +489,7 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
     // The typical chain's (the median): the first runs' gaps also hold
     // one-time costs (each kernel's lazy loading, the allocator's first
     // blocks) that fusing does not remove.
-    std::nth_element(PerChain.begin(), PerChain.begin() + PerChain.size() / 2, PerChain.end());
-    Saving = std::min<uint64_t>(Saving, PerChain[PerChain.size() / 2] * PerChain.size());
+    Saving = std::min<uint64_t>(Saving, median(PerChain) * PerChain.size());
     if (!worthIt(Id, Proc, Saving))
       continue;
     std::string Names;

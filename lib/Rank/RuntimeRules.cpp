@@ -221,7 +221,8 @@ namespace {
 /// Copy calls grouped by what a rule compares.
 struct CopyGroup {
   std::vector<size_t> Calls;
-  uint64_t Bytes = 0, Cost = 0, Waits = 0;
+  std::vector<size_t> Waits; ///< Syncs right after the copies (runtime-small-copies).
+  uint64_t Bytes = 0, Cost = 0;
   const SourceLocation *Site = nullptr;
 };
 } // namespace
@@ -404,8 +405,7 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
       if (!Model.index().blocks(I))
         Cost = P.ApiCalls[I].duration();
       Cost += Model.waitFor(I, *Wait);
-      G.Calls.push_back(*Wait);
-      ++G.Waits;
+      G.Waits.push_back(*Wait);
     }
     double BW = Model.referenceBandwidth(*Cs[0]);
     uint64_t Moving = static_cast<uint64_t>(static_cast<double>(Cs[0]->Bytes) / BW);
@@ -420,7 +420,7 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
     G.Site = Site;
   }
   for (auto &[Key, G] : Groups) {
-    uint64_t N = G.Calls.size() - G.Waits;
+    uint64_t N = G.Calls.size();
     if (N < MinCount)
       continue;
     uint64_t Saving = Overhead[Key] - MinOverhead[Key];
@@ -429,10 +429,10 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
       continue;
     CopyKind Dir = static_cast<CopyKind>(std::get<1>(Key));
     std::string Waits =
-        G.Waits == 0 ? std::string()
-        : G.Waits == N
+        G.Waits.empty() ? std::string()
+        : G.Waits.size() == N
             ? std::string(", each followed by a synchronization,")
-            : formatv(", {0} of them followed by a synchronization,", G.Waits).str();
+            : formatv(", {0} of them followed by a synchronization,", G.Waits.size()).str();
     std::string Msg = formatv("{0} {1} copies of less than {2} ({3} in all){4} took {5}, mostly "
                               "fixed per-copy cost: gather the data into one buffer and copy it "
                               "at once",
@@ -442,10 +442,11 @@ void Rules::smallCopies(std::vector<RuntimeFinding> &Out) {
                         formatv("each copy's host time (its call{0}) beyond its bytes at the "
                                 "reference bandwidth is fixed overhead; one copy instead of {1} "
                                 "pays it once",
-                                G.Waits ? " and the wait for it right after" : "", N),
+                                G.Waits.empty() ? "" : " and the wait for it right after", N),
                         CostModel::Clock::Host);
     RuntimeFinding R = finding(Id, std::move(Msg), G.Site, std::move(C));
     R.Calls.insert(G.Calls.begin(), G.Calls.end());
+    R.Calls.insert(G.Waits.begin(), G.Waits.end());
     Out.push_back(std::move(R));
   }
 }

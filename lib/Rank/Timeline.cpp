@@ -67,6 +67,14 @@ std::vector<Interval> IntervalSet::gaps(Interval Within) const {
   return Out;
 }
 
+uint64_t median(std::vector<uint64_t> V, uint64_t Default) {
+  if (V.empty())
+    return Default;
+  auto Mid = V.begin() + static_cast<std::ptrdiff_t>(V.size() / 2);
+  std::nth_element(V.begin(), Mid, V.end());
+  return *Mid;
+}
+
 StringRef apiFamily(StringRef Name) {
   if (Name.starts_with("cudaMemcpy") || Name.starts_with("cuMemcpy"))
     return "copy";

@@ -109,6 +109,10 @@ private:
   uint64_t GpuBusy = 0, Wall = 0;
 };
 
+/// The median of V (the upper one of an even count), or Default when V is
+/// empty.
+uint64_t median(std::vector<uint64_t> V, uint64_t Default = 0);
+
 /// The API family of a runtime function name: "copy", "memset", "alloc",
 /// "free", "launch", "sync", or "" when it is none of these.
 llvm::StringRef apiFamily(llvm::StringRef Name);
