@@ -22,11 +22,8 @@ namespace cuda_advisor::checks {
 AccessSharedBankConflictCheck::AccessSharedBankConflictCheck(StringRef Id, Severity Level,
                                                              CheckContext &Ctx)
     : Check(Id, Level, Ctx),
-      MinDegree(static_cast<unsigned>(std::max<int64_t>(2, option("MinDegree", 2)))) {}
+      MinDegree(static_cast<unsigned>(std::max<int64_t>(2, option("MinDegree")))) {}
 
-void AccessSharedBankConflictCheck::storeOptions(CheckOptions &Opts) const {
-  storeOption(Opts, "MinDegree", MinDegree);
-}
 
 void AccessSharedBankConflictCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"), this);
@@ -330,20 +327,20 @@ void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statement
   if (!A.CallChain.empty())
     D.note(A.CallChain.front()->getBeginLoc(),
            "reached from kernel '" + C.Kernels.front()->getNameAsString() + "' through this call");
-  D.evidence("buffer", Buffer)
-      .evidence("conflictDegree", int64_t(C.Banks.Degree))
-      .evidence("degreeIsLowerBound", C.AtLeast)
-      .evidence("wavefronts", int64_t(C.Banks.Wavefronts))
-      .evidence("idealWavefronts", int64_t(C.Banks.Ideal))
-      .evidence("elementBytes", int64_t(A.SizeBytes))
-      .evidence("threadsX", int64_t(C.ThreadsX))
-      .evidence("access", A.Kind == AccessKind::Store ? "store"
+  D.evidence(evidence::Buffer, Buffer)
+      .evidence(evidence::ConflictDegree, int64_t(C.Banks.Degree))
+      .evidence(evidence::DegreeIsLowerBound, C.AtLeast)
+      .evidence(evidence::Wavefronts, int64_t(C.Banks.Wavefronts))
+      .evidence(evidence::IdealWavefronts, int64_t(C.Banks.Ideal))
+      .evidence(evidence::ElementBytes, int64_t(A.SizeBytes))
+      .evidence(evidence::ThreadsX, int64_t(C.ThreadsX))
+      .evidence(evidence::Access, A.Kind == AccessKind::Store ? "store"
                           : A.Kind == AccessKind::Load ? "load"
                                                        : "read-modify-write");
   if (C.AtLeast)
-    D.evidence("strideWords", nullptr).evidence("strideSymbolic", Stride.str(AST));
+    D.evidenceUnknown(evidence::StrideWords).evidence(evidence::StrideSymbolic, Stride.str(AST));
   else
-    D.evidence("strideWords", C.StrideWords);
+    D.evidence(evidence::StrideWords, C.StrideWords);
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(AccessSharedBankConflictCheck)

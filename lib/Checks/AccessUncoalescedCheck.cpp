@@ -22,11 +22,8 @@ using namespace cuda_advisor::analysis;
 namespace cuda_advisor::checks {
 
 AccessUncoalescedCheck::AccessUncoalescedCheck(StringRef Id, Severity Level, CheckContext &Ctx)
-    : Check(Id, Level, Ctx), ReportSymbolic(option("ReportSymbolicStrides", 1) != 0) {}
+    : Check(Id, Level, Ctx), ReportSymbolic(option("ReportSymbolicStrides") != 0) {}
 
-void AccessUncoalescedCheck::storeOptions(CheckOptions &Opts) const {
-  storeOption(Opts, "ReportSymbolicStrides", ReportSymbolic ? 1 : 0);
-}
 
 void AccessUncoalescedCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"), this);
@@ -451,7 +448,7 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
       Addresses.push_back(O->Access.Address.ByteOffset);
   }
   if (!Others.empty())
-    D.evidence("stridedAccesses", int64_t(Addresses.size()));
+    D.evidence(evidence::StridedAccesses, int64_t(Addresses.size()));
   // An access that moves a small part of its kernel's memory traffic (an
   // epilogue after a traversal, a set-up read beside the kernel's main
   // loop) saves little once fixed: a note off the hot path.
@@ -474,18 +471,18 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
            S.Kernels.front()->getNameAsString() +
            "' (sectors per warp, counting loop trips; a loop of unknown trip count as " +
            std::to_string(int(UnknownTripWeight)) + "): those dominate");
-  D.evidence("kernelSectorsWeighted", S.KernelSectors).evidence("accessWeight", S.Weight);
-  D.evidence("access", What.str())
-      .evidence("buffer", Buffer)
-      .evidence("elementBytes", int64_t(Size))
-      .evidence("sectorsPerRequest", int64_t(Sectors))
-      .evidence("idealSectorsPerRequest", int64_t(Ideal))
-      .evidence("sectorUseFraction", Used)
-      .evidence("globalAccesses", int64_t(S.GlobalAccesses));
+  D.evidence(evidence::KernelSectorsWeighted, S.KernelSectors).evidence(evidence::AccessWeight, S.Weight);
+  D.evidence(evidence::Access, What.str())
+      .evidence(evidence::Buffer, Buffer)
+      .evidence(evidence::ElementBytes, int64_t(Size))
+      .evidence(evidence::SectorsPerRequest, int64_t(Sectors))
+      .evidence(evidence::IdealSectorsPerRequest, int64_t(Ideal))
+      .evidence(evidence::SectorUseFraction, Used)
+      .evidence(evidence::GlobalAccesses, int64_t(S.GlobalAccesses));
   if (C)
-    D.evidence("strideBytes", *C < 0 ? -*C : *C);
+    D.evidence(evidence::StrideBytes, *C < 0 ? -*C : *C);
   else
-    D.evidence("strideBytes", nullptr).evidence("strideSymbolic", Stride.str(AST));
+    D.evidenceUnknown(evidence::StrideBytes).evidence(evidence::StrideSymbolic, Stride.str(AST));
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(AccessUncoalescedCheck)

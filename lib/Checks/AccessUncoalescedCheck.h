@@ -22,7 +22,6 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
-  void storeOptions(CheckOptions &Opts) const override;
 
 private:
   /// One strided access site, with every kernel that reaches it.

@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace clang;
 
@@ -23,8 +24,15 @@ FindingBuilder Check::diag(clang::SourceLocation Loc, std::string Message,
 }
 
 FindingBuilder::~FindingBuilder() {
-  if (Ctx)
-    Ctx->report(std::move(F), Loc, Sites);
+  if (!Ctx)
+    return;
+  // The cost model and the docs rely on Rules.def's list of what a check
+  // produces; a key outside it is a programming error every test meets.
+  for (const auto &KV : F.Evidence)
+    if (!producesEvidence(F.CheckId, KV.first))
+      llvm::report_fatal_error("check " + llvm::Twine(F.CheckId) + " writes evidence '" +
+                               KV.first.str() + "', which Rules.def does not list for it");
+  Ctx->report(std::move(F), Loc, Sites);
 }
 
 FindingBuilder &FindingBuilder::range(clang::SourceRange R) {
@@ -68,11 +76,6 @@ FindingBuilder &FindingBuilder::kernel(const FunctionDecl *Kernel) {
 
 FindingBuilder &FindingBuilder::api(StringRef Name) {
   F.Keys.Api = Name.str();
-  return *this;
-}
-
-FindingBuilder &FindingBuilder::evidence(StringRef Key, llvm::json::Value V) {
-  F.Evidence[Key] = std::move(V);
   return *this;
 }
 

@@ -118,8 +118,8 @@ void CompatRemovedApiCheck::onEndOfTranslationUnit() {
                           .str();
     diag(U.First, Msg)
         .api(Api)
-        .evidence("removed_in", Version.str())
-        .evidence("uses", static_cast<int64_t>(U.Count));
+        .evidence(evidence::RemovedIn, Version.str())
+        .evidence(evidence::Uses, static_cast<int64_t>(U.Count));
   }
   Uses.clear();
 }

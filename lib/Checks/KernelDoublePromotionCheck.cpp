@@ -361,13 +361,9 @@ std::string joinList(const std::vector<std::string> &Items) {
 
 KernelDoublePromotionCheck::KernelDoublePromotionCheck(StringRef Id, Severity Level,
                                                        CheckContext &Ctx)
-    : Check(Id, Level, Ctx), ReportFoldable(option("ReportFoldable", 0) != 0),
-      ReportMemoryBound(option("ReportMemoryBound", 0) != 0) {}
+    : Check(Id, Level, Ctx), ReportFoldable(option("ReportFoldable") != 0),
+      ReportMemoryBound(option("ReportMemoryBound") != 0) {}
 
-void KernelDoublePromotionCheck::storeOptions(CheckOptions &Opts) const {
-  storeOption(Opts, "ReportFoldable", ReportFoldable ? 1 : 0);
-  storeOption(Opts, "ReportMemoryBound", ReportMemoryBound ? 1 : 0);
-}
 
 void KernelDoublePromotionCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
@@ -758,12 +754,12 @@ void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root
   llvm::json::Array CauseArray;
   for (std::string &C : Evidence)
     CauseArray.push_back(std::move(C));
-  D.evidence("function", FD->getNameAsString())
-      .evidence("causes", std::move(CauseArray))
-      .evidence("doubleOps", static_cast<int64_t>(R.Ops + R.MathCalls.size()))
-      .evidence("mathFunctions", static_cast<int64_t>(R.MathCalls.size()))
-      .evidence("promotedValues", static_cast<int64_t>(R.Promoted))
-      .evidence("resultType", R.Float ? "float" : "integer");
+  D.evidence(evidence::Function, FD->getNameAsString())
+      .evidence(evidence::Causes, std::move(CauseArray))
+      .evidence(evidence::DoubleOps, static_cast<int64_t>(R.Ops + R.MathCalls.size()))
+      .evidence(evidence::MathFunctions, static_cast<int64_t>(R.MathCalls.size()))
+      .evidence(evidence::PromotedValues, static_cast<int64_t>(R.Promoted))
+      .evidence(evidence::ResultType, R.Float ? "float" : "integer");
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(KernelDoublePromotionCheck)

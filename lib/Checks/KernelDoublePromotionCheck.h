@@ -26,7 +26,6 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
-  void storeOptions(CheckOptions &Opts) const override;
 
   struct Region; // One float computation carried out in double.
 

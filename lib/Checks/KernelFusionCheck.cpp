@@ -596,14 +596,14 @@ void KernelFusionCheck::flush(std::vector<Launch> &Chain,
                (Shared ? " again after '" : Overwrites ? " again after '" : " written by '") +
                Chain[I - 1].Kernel->getNameAsString() + "'");
   }
-  D.evidence("kernels", std::move(Kernels))
-      .evidence("launches", int64_t(Chain.size()))
-      .evidence("launchesSaved", int64_t(Saved))
-      .evidence("intermediateBuffers", std::move(BufferEvidence));
+  D.evidence(evidence::Kernels, std::move(Kernels))
+      .evidence(evidence::Launches, int64_t(Chain.size()))
+      .evidence(evidence::LaunchesSaved, int64_t(Saved))
+      .evidence(evidence::IntermediateBuffers, std::move(BufferEvidence));
   if (Threads)
-    D.evidence("threads", *Threads);
+    D.evidence(evidence::Threads, *Threads);
   if (BytesKnown && RoundTrip > 0)
-    D.evidence("intermediateBytes", RoundTrip);
+    D.evidence(evidence::IntermediateBytes, RoundTrip);
   Chain.clear();
   Links.clear();
 }

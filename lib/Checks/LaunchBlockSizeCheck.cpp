@@ -16,16 +16,10 @@ using namespace cuda_advisor::analysis;
 namespace cuda_advisor::checks {
 
 LaunchBlockSizeCheck::LaunchBlockSizeCheck(StringRef Id, Severity Level, CheckContext &Ctx)
-    : Check(Id, Level, Ctx), MinThreads(option("MinThreads", 64)),
-      MaxBlocksPerSM(option("MaxBlocksPerSM", 32)), Multiprocessors(option("Multiprocessors", 132)),
-      MaxThreadsPerSM(option("MaxThreadsPerSM", 2048)) {}
+    : Check(Id, Level, Ctx), MinThreads(option("MinThreads")),
+      MaxBlocksPerSM(option("MaxBlocksPerSM")), Multiprocessors(option("Multiprocessors")),
+      MaxThreadsPerSM(option("MaxThreadsPerSM")) {}
 
-void LaunchBlockSizeCheck::storeOptions(CheckOptions &Opts) const {
-  storeOption(Opts, "MinThreads", MinThreads);
-  storeOption(Opts, "MaxBlocksPerSM", MaxBlocksPerSM);
-  storeOption(Opts, "MaxThreadsPerSM", MaxThreadsPerSM);
-  storeOption(Opts, "Multiprocessors", Multiprocessors);
-}
 
 void LaunchBlockSizeCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
@@ -309,13 +303,13 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
         .kernel(Site->Kernel)
         .api("cudaLaunchKernel");
     if (Block->X)
-      D.evidence("blockX", *Block->X);
+      D.evidence(evidence::BlockX, *Block->X);
     if (Block->Y)
-      D.evidence("blockY", *Block->Y);
+      D.evidence(evidence::BlockY, *Block->Y);
     if (Block->Z)
-      D.evidence("blockZ", *Block->Z);
+      D.evidence(evidence::BlockZ, *Block->Z);
     if (auto T = Block->total())
-      D.evidence("threads", *T);
+      D.evidence(evidence::Threads, *T);
     const Expr *Resolved = VT.resolve(Site->Block);
     if (Resolved != Site->Block && Resolved->getBeginLoc().isValid() &&
         Ctx.sourceManager().getFileLoc(Resolved->getBeginLoc()) !=
@@ -353,8 +347,8 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
                  " extent of the block, or fold it into x and divide the grid by " +
                  std::to_string(Copies),
              Severity::Warning)
-            .evidence("unusedAxis", Axis)
-            .evidence("repeatFactor", Copies);
+            .evidence(evidence::UnusedAxis, Axis)
+            .evidence(evidence::RepeatFactor, Copies);
         return;
       }
     }
@@ -411,7 +405,7 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
              std::to_string(A->SizeBytes) + "-byte elements along threadIdx.x), and " + Why +
              "; blockDim.x of at least " + std::to_string(WideX) + " avoids it" + Suggest,
          Severity::Warning)
-        .evidence("rowSegmentBytes", Segment);
+        .evidence(evidence::RowSegmentBytes, Segment);
   }
 }
 

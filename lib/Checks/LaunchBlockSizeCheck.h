@@ -18,7 +18,6 @@ public:
   LaunchBlockSizeCheck(llvm::StringRef Id, Severity Level, CheckContext &Ctx);
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void storeOptions(CheckOptions &Opts) const override;
 
 private:
   const int64_t MinThreads;      ///< Smaller blocks limit occupancy.

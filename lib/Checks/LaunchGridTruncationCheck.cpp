@@ -203,7 +203,7 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
         .callSite(Call->getBeginLoc())
         .kernel(Site->Kernel)
         .api("cudaLaunchKernel")
-        .evidence("dimension", static_cast<int64_t>(I));
+        .evidence(evidence::Dimension, static_cast<int64_t>(I));
     if (Ctx.sourceManager().getFileLoc(Div->getBeginLoc()) !=
         Ctx.sourceManager().getFileLoc(Site->Grid->getBeginLoc()))
       D.note(Call->getBeginLoc(), "grid used by this launch");

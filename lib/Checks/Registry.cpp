@@ -1,4 +1,4 @@
-//===- Registry.cpp - Checks.def turned into objects ----------------------===//
+//===- Registry.cpp - Rules.def's checks turned into objects ----------------------===//
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Checks/Check.h"
 
@@ -12,22 +12,23 @@ using namespace clang;
 namespace cuda_advisor::checks {
 
 // The factories each check's .cpp defines with CUDA_ADVISOR_REGISTER_CHECK.
-#define CUDA_ADVISOR_CHECK(Id, Class, Level, Summary)                                      \
+#define CUDA_ADVISOR_CHECK(Id, Class, Level, Estimator, Summary)                           \
   std::unique_ptr<Check> create##Class(llvm::StringRef, Severity, CheckContext &);
-#include "cuda-advisor/Checks/Checks.def"
+#include "cuda-advisor/Core/Rules.def"
 
 namespace {
 
 struct Entry {
-  CheckInfo Info;
+  const char *Id;
+  Severity Level;
   std::unique_ptr<Check> (*Create)(llvm::StringRef, Severity, CheckContext &);
 };
 
 const std::vector<Entry> &entries() {
   static const std::vector<Entry> All = {
-#define CUDA_ADVISOR_CHECK(Id, Class, Level, Summary)                                      \
-  {CheckInfo{Id, Summary, Severity::Level, false}, &create##Class},
-#include "cuda-advisor/Checks/Checks.def"
+#define CUDA_ADVISOR_CHECK(Id, Class, Level, Estimator, Summary)                           \
+  {Id, Severity::Level, &create##Class},
+#include "cuda-advisor/Core/Rules.def"
   };
   return All;
 }
@@ -36,8 +37,8 @@ std::vector<std::unique_ptr<Check>> createEnabled(const Config &Cfg, CheckContex
   GlobList Enabled(Cfg.Checks);
   std::vector<std::unique_ptr<Check>> Checks;
   for (const Entry &E : entries())
-    if (Enabled.contains(E.Info.Id))
-      Checks.push_back(E.Create(E.Info.Id, E.Info.DefaultSeverity, Ctx));
+    if (Enabled.contains(E.Id))
+      Checks.push_back(E.Create(E.Id, E.Level, Ctx));
   return Checks;
 }
 
@@ -96,28 +97,9 @@ private:
 
 } // namespace
 
-const std::vector<CheckInfo> &allChecks() {
-  static const std::vector<CheckInfo> Infos = [] {
-    std::vector<CheckInfo> V;
-    for (const Entry &E : entries())
-      V.push_back(E.Info);
-    return V;
-  }();
-  return Infos;
-}
-
 std::unique_ptr<ASTConsumer> makeCheckConsumer(const Config &Cfg, std::vector<Finding> &Sink,
                                                std::string ResourceDir, bool DevicePass) {
   return std::make_unique<CheckConsumer>(Cfg, Sink, std::move(ResourceDir), DevicePass);
-}
-
-CheckOptions effectiveOptions(const Config &Cfg) {
-  std::vector<Finding> None;
-  CheckContext Ctx(Cfg, /*AST=*/nullptr, None, "", false);
-  CheckOptions Opts = Cfg.Options;
-  for (auto &C : createEnabled(Cfg, Ctx))
-    C->storeOptions(Opts);
-  return Opts;
 }
 
 } // namespace cuda_advisor::checks

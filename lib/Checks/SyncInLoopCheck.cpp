@@ -83,11 +83,8 @@ template <typename F> void forEachPointerArg(const CallExpr *C, F Fn) {
 } // namespace
 
 SyncInLoopCheck::SyncInLoopCheck(StringRef Id, Severity Level, CheckContext &Ctx)
-    : Check(Id, Level, Ctx), MaxCallDepth(option("MaxCallDepth", 3)) {}
+    : Check(Id, Level, Ctx), MaxCallDepth(option("MaxCallDepth")) {}
 
-void SyncInLoopCheck::storeOptions(CheckOptions &Opts) const {
-  storeOption(Opts, "MaxCallDepth", MaxCallDepth);
-}
 
 void SyncInLoopCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
@@ -376,7 +373,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       D.range(Call->getSourceRange()).note(Loop->getBeginLoc(), "inside this loop");
       if (S.Work != Call)
         D.note(S.Work->getBeginLoc(), "GPU work queued here");
-      D.callSite(Call->getBeginLoc()).api(Api).evidence("api", Api);
+      D.callSite(Call->getBeginLoc()).api(Api).evidence(evidence::Api, Api);
       if (Via) {
         // The synchronize inside the helper, for the note and the profile join.
         const Summary &VS = summaryOf(Via->getDefinition(), 1);
@@ -390,10 +387,10 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
         }
         D.note(Inner->getBeginLoc(), Api + " called here")
             .callSite(Inner->getBeginLoc())
-            .evidence("via", Via->getNameAsString());
+            .evidence(evidence::Via, Via->getNameAsString());
       }
       if (Trips)
-        D.evidence("tripCount", *Trips);
+        D.evidence(evidence::TripCount, *Trips);
     }
   }
 }

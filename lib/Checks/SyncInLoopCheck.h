@@ -24,7 +24,6 @@ public:
   SyncInLoopCheck(llvm::StringRef Id, Severity Level, CheckContext &Ctx);
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void storeOptions(CheckOptions &Opts) const override;
 
   /// What a function (or a loop body) does, for the loop it runs in.
   struct Summary {

@@ -498,10 +498,10 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
           .note(Op->Call->getBeginLoc(), Op->Api.Name + " waits here")
           .callSite(Sync->Call->getBeginLoc())
           .api(Sync->Api.Name)
-          .evidence("api", Sync->Api.Name)
-          .evidence("coveredBy", Op->Api.Name);
+          .evidence(evidence::Api, Sync->Api.Name)
+          .evidence(evidence::CoveredBy, Op->Api.Name);
       if (Dir)
-        D.evidence("kind", copyKindName(*Dir));
+        D.evidence(evidence::Kind, copyKindName(*Dir));
       if (Lines)
         D.fix(*Lines, "");
       // Outside every loop of a function that runs once (main's set-up, a

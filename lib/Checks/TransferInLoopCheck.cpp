@@ -497,11 +497,8 @@ bool sizeMatchesStride(const Expr *Size, const Stride &S, ValueTracker &VT) {
 } // namespace
 
 TransferInLoopCheck::TransferInLoopCheck(StringRef Id, Severity Level, CheckContext &Ctx)
-    : Check(Id, Level, Ctx), MaxCallDepth(option("MaxCallDepth", 3)) {}
+    : Check(Id, Level, Ctx), MaxCallDepth(option("MaxCallDepth")) {}
 
-void TransferInLoopCheck::storeOptions(CheckOptions &Opts) const {
-  storeOption(Opts, "MaxCallDepth", MaxCallDepth);
-}
 
 void TransferInLoopCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
@@ -1071,22 +1068,23 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
       .note(Loop->getBeginLoc(), "inside this loop")
       .callSite(Call->getBeginLoc())
       .api(Api.Name)
-      .evidence("api", Api.Name)
-      .evidence("loopInvariant", Inv == Invariance::Invariant ? llvm::json::Value(true)
-                                 : Inv == Invariance::Varies  ? llvm::json::Value(false)
-                                                              : llvm::json::Value(nullptr));
+      .evidence(evidence::Api, Api.Name);
+  if (Inv == Invariance::Unknown)
+    D.evidenceUnknown(evidence::LoopInvariant);
+  else
+    D.evidence(evidence::LoopInvariant, Inv == Invariance::Invariant);
   if (Bytes)
-    D.evidence("bytesPerIteration", *Bytes);
+    D.evidence(evidence::BytesPerIteration, *Bytes);
   if (std::optional<int64_t> Trips = constantTripCount(Loop, VT))
-    D.evidence("tripCount", *Trips);
+    D.evidence(evidence::TripCount, *Trips);
   if (Api.Kind == ApiKind::Copy || Api.Kind == ApiKind::CopyAsync) {
-    D.evidence("fix", fixName(Advice.Fix));
+    D.evidence(evidence::Fix, fixName(Advice.Fix));
     if (Advice.Direction)
-      D.evidence("kind", copyKindName(*Advice.Direction));
+      D.evidence(evidence::Kind, copyKindName(*Advice.Direction));
     if (Advice.StrideBytes)
-      D.evidence("strideBytes", *Advice.StrideBytes);
+      D.evidence(evidence::StrideBytes, *Advice.StrideBytes);
     if (Advice.TotalBytes)
-      D.evidence("totalBytes", *Advice.TotalBytes);
+      D.evidence(evidence::TotalBytes, *Advice.TotalBytes);
   }
 }
 
@@ -1118,10 +1116,10 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
       .callSite(Call->getBeginLoc())
       .callSite(R.ApiCall->getBeginLoc())
       .api(R.Api.Name)
-      .evidence("api", R.Api.Name)
-      .evidence("via", Callee->getNameAsString());
+      .evidence(evidence::Api, R.Api.Name)
+      .evidence(evidence::Via, Callee->getNameAsString());
   if (Bytes)
-    D.evidence("bytesPerIteration", *Bytes);
+    D.evidence(evidence::BytesPerIteration, *Bytes);
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(TransferInLoopCheck)

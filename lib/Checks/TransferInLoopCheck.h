@@ -26,7 +26,6 @@ public:
   TransferInLoopCheck(llvm::StringRef Id, Severity Level, CheckContext &Ctx);
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void storeOptions(CheckOptions &Opts) const override;
 
 private:
   /// A transfer API call reached from a function, through MaxDepth calls.

@@ -233,13 +233,13 @@ void TransferPageableAsyncCheck::reportPageable(const CallExpr *Call, const ApiI
     D.note(P.ViaCall->getBeginLoc(), "passed in by this call");
   if (!Loops.empty())
     D.note(Loops.back()->getBeginLoc(), "the copy runs on every iteration of this loop");
-  D.evidence("api", Api.Name)
-      .evidence("kind", copyKindName(Kind))
-      .evidence("hostSide", ToHost ? "dst" : "src")
-      .evidence("provenance", P.Source)
-      .evidence("inLoop", !Loops.empty());
+  D.evidence(evidence::Api, Api.Name)
+      .evidence(evidence::Kind, copyKindName(Kind))
+      .evidence(evidence::HostSide, ToHost ? "dst" : "src")
+      .evidence(evidence::Provenance, P.Source)
+      .evidence(evidence::InLoop, !Loops.empty());
   if (Bytes)
-    D.evidence("bytes", *Bytes);
+    D.evidence(evidence::Bytes, *Bytes);
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(TransferPageableAsyncCheck)

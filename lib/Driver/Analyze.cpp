@@ -11,6 +11,7 @@
 #include "ResultCache.h"
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Core/FileIO.h"
+#include "cuda-advisor/Core/RuleTable.h"
 #include "cuda-advisor/Driver/ConfigOptions.h"
 #include "cuda-advisor/Driver/Driver.h"
 #include "cuda-advisor/Driver/Review.h"
@@ -70,13 +71,6 @@ std::optional<std::string> outputClobbersInput(const AnalyzeOptions &Opts) {
       return *Out + ": -o and --export-fixes name the same file";
   }
   return std::nullopt;
-}
-
-std::vector<CheckInfo> knownChecks() {
-  std::vector<CheckInfo> All = checks::allChecks();
-  const auto &Runtime = rank::runtimeRules();
-  All.insert(All.end(), Runtime.begin(), Runtime.end());
-  return All;
 }
 
 /// The files on the command line; with none and -p, every entry of the
@@ -284,10 +278,14 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   std::string ResourceDir = findResourceDir(Argv0);
   SmallString<256> DocsDir(ResourceDir);
   sys::path::append(DocsDir, "docs", "checks");
-  std::vector<CheckInfo> Known = knownChecks();
+  const std::vector<CheckInfo> &Known = allRules();
 
   if (Opts.ListChecks) {
     GlobList Enabled(Cfg.Checks);
+    if (Opts.Format == "markdown") {
+      outs() << checksIndexMarkdown(Enabled);
+      return ExitClean;
+    }
     outs() << "Enabled checks:\n";
     for (const CheckInfo &C : Known)
       if (Enabled.contains(C.Id))
@@ -313,17 +311,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     // of the enabled checks only; a disabled check's options matter once
     // it is enabled in a subdirectory).
     Config Effective = Cfg;
-    Config AllChecks = Cfg;
-    AllChecks.Checks = "*";
-    Effective.Options = checks::effectiveOptions(AllChecks);
-    // The runtime rules' options, from the rule table.
-    for (const rank::RuleOption &O : rank::runtimeRuleOptions()) {
-      if (Effective.Options.all().count(O.Rule + "." + O.Name))
-        continue;
-      char Text[32];
-      std::snprintf(Text, sizeof(Text), "%.10g", O.Default);
-      Effective.Options.set(O.Rule, O.Name, Text);
-    }
+    Effective.Options = withDefaults(Cfg.Options);
     outs() << dumpConfig(Effective);
     return ExitClean;
   }
@@ -338,8 +326,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     // As clang-tidy: a check list that enables nothing is an error.
     GlobList Enabled(Cfg.Checks);
     auto IsOn = [&](const CheckInfo &C) { return Enabled.contains(C.Id); };
-    bool AnyStatic = llvm::any_of(checks::allChecks(), IsOn);
-    bool AnyRuntime = llvm::any_of(rank::runtimeRules(), IsOn);
+    bool AnyStatic = llvm::any_of(staticChecks(), IsOn);
+    bool AnyRuntime = llvm::any_of(runtimeRules(), IsOn);
     if (!AnyStatic && !(AnyRuntime && !Opts.Profiles.empty())) {
       error("no checks enabled: '" + Cfg.Checks + "' matches no " +
             (Opts.Profiles.empty() ? "static check" : "check") + " (see --list-checks)");

@@ -117,7 +117,7 @@ int main(int Argc, char **Argv) {
   App.add_option("--checks", A.Checks,
                  "glob list of checks, clang-tidy style: '-*,transfer-*'; appended to the "
                  "configuration's Checks");
-  App.add_flag("--list-checks", A.ListChecks, "list the checks that --checks enables");
+  App.add_flag("--list-checks", A.ListChecks, "list the checks that --checks enables (with --format markdown: the table of docs/README.md)");
   App.add_option("--explain", A.Explain, "print the documentation of a check");
   App.add_option("--header-filter", A.HeaderFilter,
                  "regex of header paths whose findings are shown (system and CUDA "

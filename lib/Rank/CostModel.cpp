@@ -5,9 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda-advisor/Rank/CostModel.h"
+#include "cuda-advisor/Core/Evidence.h"
+#include "cuda-advisor/Core/RuleTable.h"
 #include "cuda-advisor/Rank/Occupancy.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -28,18 +31,6 @@ std::string formatBandwidth(double BytesPerNs) {
 //===-- Helpers ------------------------------------------------------------===//
 
 namespace {
-
-std::optional<double> evidenceNumber(const Finding &F, const char *Key) {
-  if (const json::Value *V = F.Evidence.get(Key))
-    return V->getAsNumber();
-  return std::nullopt;
-}
-
-std::optional<bool> evidenceBool(const Finding &F, const char *Key) {
-  if (const json::Value *V = F.Evidence.get(Key))
-    return V->getAsBoolean();
-  return std::nullopt;
-}
 
 uint64_t scaled(uint64_t V, double Factor) {
   if (!(Factor > 0))
@@ -415,10 +406,11 @@ std::optional<Cost> CostModel::measuredOnly(const Finding &F, const Match &M,
 
 std::optional<Cost> CostModel::transferInLoop(const Finding &F, const Match &M) const {
   const Profile &P = Index.profile();
+  // The copies, memsets, allocations and frees (Rules.def's families).
+  std::vector<StringRef> Families = apiFamilies(F.CheckId);
   std::vector<size_t> Calls;
   for (size_t I : M.Calls)
-    if (StringRef Fam = apiFamily(P.ApiCalls[I].Name);
-        Fam == "copy" || Fam == "memset" || Fam == "alloc" || Fam == "free")
+    if (is_contained(Families, apiFamily(P.ApiCalls[I].Name)))
       Calls.push_back(I);
   if (Calls.empty())
     return std::nullopt;
@@ -443,7 +435,7 @@ std::optional<Cost> CostModel::transferInLoop(const Finding &F, const Match &M) 
                         "{1} allocations' measured time (the costliest one is kept)",
                         N, N - 1),
                 On);
-  if (F.Keys.CallSites.size() == 1 && evidenceBool(F, "loopInvariant").value_or(false))
+  if (F.Keys.CallSites.size() == 1 && getEvidence(F, evidence::LoopInvariant).value_or(false))
     return make(N, Measured, AllButOne,
                 formatv("the copy moves the same data on every iteration: doing it once instead "
                         "of {0} times saves the other {1} copies' measured time (the costliest "
@@ -597,12 +589,14 @@ std::optional<Cost> CostModel::uncoalesced(const Finding &F, const Match &M) con
                         "bytes; a coalesced access pattern saves that share of its time",
                         static_cast<int>(std::lround(Share * 100))));
   }
-  std::optional<double> Used = evidenceNumber(F, "sectorUseFraction");
+  std::optional<double> Used = getEvidence(F, evidence::SectorUseFraction);
   if (!Used || *Used <= 0 || *Used >= 1)
     return measuredOnly(F, M, "the access's sector use is not known, so no saving is estimated");
-  double Accesses = std::max(1.0, evidenceNumber(F, "globalAccesses").value_or(2));
+  double Accesses =
+      std::max(1.0, static_cast<double>(getEvidence(F, evidence::GlobalAccesses).value_or(2)));
   // The finding's accesses at distinct addresses (one buffer, one stride).
-  double Strided = std::clamp(evidenceNumber(F, "stridedAccesses").value_or(1), 1.0, Accesses);
+  double Strided = std::clamp(
+      static_cast<double>(getEvidence(F, evidence::StridedAccesses).value_or(1)), 1.0, Accesses);
   // Sectors moved: each of these accesses 1/Used of its ideal, each other
   // access its ideal; the waste is their excess over the whole.
   double Waste = Strided * (1 / *Used - 1);
@@ -638,8 +632,7 @@ std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) co
     }
   };
   // The finding is about a load or a store: only those count.
-  const json::Value *Access = F.Evidence.get("access");
-  StringRef Kind = Access && Access->getAsString() ? *Access->getAsString() : "";
+  std::string Kind = getEvidence(F, evidence::Access).value_or("");
   for (size_t I : M.Metrics) {
     const KernelMetrics &K = P.Metrics[I];
     if (Kind != "store")
@@ -647,7 +640,9 @@ std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) co
     if (Kind != "load")
       Add(K.SharedWavefrontsStore, K.SharedRequestsStore, K.SharedBankConflictsStore);
   }
-  std::optional<double> Degree = evidenceNumber(F, "conflictDegree");
+  std::optional<double> Degree;
+  if (std::optional<int64_t> Static = getEvidence(F, evidence::ConflictDegree))
+    Degree = static_cast<double>(*Static);
   std::string From = "the static conflict degree";
   if (Requests > 0 && Waves >= Requests) {
     Degree = Waves / Requests;
@@ -656,7 +651,7 @@ std::optional<Cost> CostModel::bankConflict(const Finding &F, const Match &M) co
   if (!Degree || *Degree <= 1)
     return measuredOnly(F, M, "the conflict degree is not known, so no saving is estimated");
   double SharedPart =
-      std::clamp(Cfg.Options.getDouble("access-shared-bank-conflict", "SharedTimeShare", 0.5), 0.0,
+      std::clamp(doubleOption(Cfg.Options, "access-shared-bank-conflict", "SharedTimeShare"), 0.0,
                  1.0);
   double Share = SharedPart * (*Degree - 1) / *Degree;
   return make(M.Kernels.size(), T, scaled(T, Share),
@@ -723,9 +718,9 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
   const Kernel &K0 = P.Kernels[M.Kernels.front()];
   uint64_t Threads = static_cast<uint64_t>(K0.Block[0]) * K0.Block[1] * K0.Block[2];
   if (Threads == 0)
-    Threads = static_cast<uint64_t>(evidenceNumber(F, "threads").value_or(0));
+    Threads = static_cast<uint64_t>(getEvidence(F, evidence::Threads).value_or(0));
   uint32_t BlockX = K0.Block[0] ? K0.Block[0]
-                                : static_cast<uint32_t>(evidenceNumber(F, "blockX").value_or(0));
+                                : static_cast<uint32_t>(getEvidence(F, evidence::BlockX).value_or(0));
   if (Threads == 0)
     return measuredOnly(F, M, "the block size is not known");
   const Device *D = Index.deviceOf(K0.Process, K0.Device);
@@ -733,13 +728,14 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
                     K0.StaticSharedMem, K0.DynamicSharedMem};
   // Rows of threads that repeat the first row's work (the kernel never
   // reads threadIdx.y/z): all but one row's work goes.
-  if (std::optional<double> Repeat = evidenceNumber(F, "repeatFactor"); Repeat && *Repeat > 1) {
-    double Share = (*Repeat - 1) / *Repeat;
+  if (std::optional<int64_t> Rows = getEvidence(F, evidence::RepeatFactor); Rows && *Rows > 1) {
+    double Repeat = static_cast<double>(*Rows);
+    double Share = (Repeat - 1) / Repeat;
     return make(M.Kernels.size(), T, scaled(T, Share),
                 formatv("{0} of every {1} threads repeat the same elements' work: an upper "
                         "bound of that share of the kernel's time, if the kernel's work "
                         "scales with its threads",
-                        static_cast<int>(*Repeat) - 1, static_cast<int>(*Repeat)));
+                        static_cast<int>(Repeat) - 1, static_cast<int>(Repeat)));
   }
   if (Threads % 32 != 0) {
     uint64_t Up = (Threads + 31) / 32 * 32;
@@ -749,7 +745,7 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
                         "share ({2}%) of the time, if the kernel is bound by its warps' issue",
                         Up - Threads, Up, formatv("{0:f1}", Idle * 100).str()));
   }
-  if ((F.Evidence.get("blockY") || K0.Block[1] > 1) && BlockX > 0 && BlockX < 32) {
+  if ((hasEvidence(F, evidence::BlockY) || K0.Block[1] > 1) && BlockX > 0 && BlockX < 32) {
     // Each warp covers 32 / blockDim.x row pieces of blockDim.x 4-byte
     // elements instead of one row of 128 bytes. Sectors per piece: half the
     // accesses are assumed to start on a sector boundary and half anywhere
@@ -774,10 +770,8 @@ std::optional<Cost> CostModel::blockSize(const Finding &F, const Match &M) const
   if (D) {
     std::optional<Occupancy> Now = theoreticalOccupancy(*D, R);
     LaunchResources Better = R;
-    Better.BlockThreads = static_cast<int>(
-        Cfg.Options.getInt("launch-block-size", "MinThreads", 64) > static_cast<int64_t>(Threads)
-            ? Cfg.Options.getInt("launch-block-size", "MinThreads", 64)
-            : static_cast<int64_t>(Threads));
+    int64_t MinThreads = intOption(Cfg.Options, "launch-block-size", "MinThreads");
+    Better.BlockThreads = static_cast<int>(std::max(MinThreads, static_cast<int64_t>(Threads)));
     if (std::optional<int> Best = bestBlockSize(*D, R))
       Better.BlockThreads = std::max(Better.BlockThreads, *Best);
     std::optional<Occupancy> Then = theoreticalOccupancy(*D, Better);
@@ -805,9 +799,8 @@ std::optional<Cost> CostModel::doublePromotion(const Finding &F, const Match &M)
   // Data-centre GPUs (x.0) run FP64 at half the FP32 rate, the others at
   // 1/32 to 1/64 (docs/cost-model.md).
   bool HalfRate = D && D->ComputeMinor == 0 && D->ComputeMajor >= 6 && D->ComputeMajor != 12;
-  double Factor = Cfg.Options.getDouble("kernel-double-promotion",
-                                        HalfRate ? "SavingShareFullFP64" : "SavingShareSlowFP64",
-                                        HalfRate ? 0.5 : 0.9);
+  double Factor = doubleOption(Cfg.Options, "kernel-double-promotion",
+                               HalfRate ? "SavingShareFullFP64" : "SavingShareSlowFP64");
   Factor = std::clamp(Factor, 0.0, 1.0);
   return make(M.Kernels.size(), T, scaled(T, Factor),
               formatv("double arithmetic runs at {0} the float rate on this GPU; at most {1}% of "
@@ -816,32 +809,29 @@ std::optional<Cost> CostModel::doublePromotion(const Finding &F, const Match &M)
                       static_cast<int>(std::lround(Factor * 100))));
 }
 
+std::optional<Cost> CostModel::gridTruncation(const Finding &F, const Match &M) const {
+  return measuredOnly(F, M, "a correctness problem: the fix processes the missing elements and "
+                            "adds work rather than saving it");
+}
+
+std::optional<Cost> CostModel::noEstimate(const Finding &F, const Match &M) const {
+  return measuredOnly(F, M, "no cost model for this check: the measured time only");
+}
+
 std::optional<Cost> CostModel::estimate(const Finding &F, const Match &M) const {
   if (M.Calls.empty() && M.Kernels.empty())
     return std::nullopt;
-  StringRef Id = F.CheckId;
-  if (Id == "transfer-in-loop")
-    return transferInLoop(F, M);
-  if (Id == "transfer-pageable-async")
-    return pageableAsync(F, M);
-  if (Id == "sync-in-loop")
-    return syncInLoop(F, M);
-  if (Id == "sync-redundant")
-    return syncRedundant(F, M);
-  if (Id == "access-uncoalesced")
-    return uncoalesced(F, M);
-  if (Id == "access-shared-bank-conflict")
-    return bankConflict(F, M);
-  if (Id == "kernel-fusion")
-    return fusion(F, M);
-  if (Id == "launch-block-size")
-    return blockSize(F, M);
-  if (Id == "kernel-double-promotion")
-    return doublePromotion(F, M);
-  if (Id == "launch-grid-truncation")
-    return measuredOnly(F, M, "a correctness problem: the fix processes the missing elements and "
-                              "adds work rather than saving it");
-  return measuredOnly(F, M, "no cost model for this check: the measured time only");
+  // Each check's estimator, as Rules.def names it: a check whose estimator
+  // is missing does not compile.
+  using Estimator = std::optional<Cost> (CostModel::*)(const Finding &, const Match &) const;
+  static const StringMap<Estimator> Estimators = {
+#define CUDA_ADVISOR_CHECK(Id, Class, Level, Est, Summary) {Id, &CostModel::Est},
+#include "cuda-advisor/Core/Rules.def"
+  };
+  auto It = Estimators.find(F.CheckId);
+  if (It == Estimators.end())
+    return noEstimate(F, M);
+  return (this->*It->second)(F, M);
 }
 
 } // namespace cuda_advisor::rank

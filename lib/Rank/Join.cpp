@@ -1,5 +1,6 @@
 //===- Join.cpp - Which profile records a finding is about ----------------===//
 #include "cuda-advisor/Rank/Join.h"
+#include "cuda-advisor/Core/RuleTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -195,12 +196,16 @@ Match Joiner::match(const Finding &F) const {
   }
   if (K.CallSites.empty())
     return M;
-  // transfer-in-loop through a callee: the call in the loop is the key, and
-  // every transfer or allocation below it counts.
+  // A finding through a callee (transfer-in-loop's helper that copies and
+  // allocates): the call in the loop is the key, and every call below it of
+  // the families the check's Rules.def entry names counts.
   StringRef Family = apiFamily(K.Api);
-  if (F.CheckId == "transfer-in-loop" && K.CallSites.size() > 1) {
-    M.Calls = callsAt(K.CallSites[0], {"copy", "memset", "alloc", "free"});
-    return M;
+  if (K.CallSites.size() > 1) {
+    std::vector<StringRef> Families = apiFamilies(F.CheckId);
+    if (!Families.empty()) {
+      M.Calls = callsAt(K.CallSites[0], Families);
+      return M;
+    }
   }
   if (Family.empty())
     M.Calls = callsAt(K.CallSites[0], {});

@@ -1,5 +1,6 @@
 //===- Locate.cpp - Where a runtime finding is ----------------------------===//
 #include "Locate.h"
+#include "cuda-advisor/Core/Evidence.h"
 
 #include <map>
 
@@ -27,9 +28,9 @@ void placeAtFunctions(std::vector<RuntimeFinding> &Runtime, const Profile &P) {
     std::string Name = Fr.Function.empty() ? std::string("a function") : Fr.Function + "()";
     F.Message = "in " + Name + " (" + Fr.Loc.File + ":" + std::to_string(Fr.Loc.Line) +
                 "): " + F.Message;
-    F.Evidence["function"] = Fr.Function;
-    F.Evidence["functionFile"] = Fr.Loc.File;
-    F.Evidence["functionLine"] = static_cast<int64_t>(Fr.Loc.Line);
+    setEvidence(F, evidence::Function, Fr.Function);
+    setEvidence(F, evidence::FunctionFile, Fr.Loc.File);
+    setEvidence(F, evidence::FunctionLine, static_cast<int64_t>(Fr.Loc.Line));
     F.Loc = SourceLocation();
   }
 }

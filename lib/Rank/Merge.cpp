@@ -1,5 +1,6 @@
 //===- Merge.cpp - One thief, one finding ---------------------------------===//
 #include "Merge.h"
+#include "cuda-advisor/Core/Evidence.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -62,12 +63,9 @@ void absorb(Finding &Into, const Finding &From, bool Conditional) {
   FindingNote N;
   N.Message = "the same records: " + Message.str() + Saving + " [" + From.CheckId + "]";
   Into.Notes.push_back(std::move(N));
-  json::Array *Ids = Into.Evidence.getArray("alsoFoundBy");
-  if (!Ids) {
-    Into.Evidence["alsoFoundBy"] = json::Array();
-    Ids = Into.Evidence.getArray("alsoFoundBy");
-  }
-  Ids->push_back(From.CheckId);
+  json::Array Ids = getEvidence(Into, evidence::AlsoFoundBy).value_or(json::Array());
+  Ids.push_back(From.CheckId);
+  setEvidence(Into, evidence::AlsoFoundBy, std::move(Ids));
   if (!Into.Loc.isValid() && From.Loc.isValid())
     Into.Loc = From.Loc;
   if (!Into.Ranking || !Into.Ranking->Matched) {

@@ -201,8 +201,8 @@ void Rules::tensorCoresUnused(std::vector<RuntimeFinding> &Out) {
       }
     RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
     R.Kernels.insert(G.Kernels.begin(), G.Kernels.end());
-    R.F.Evidence["fp32TflopsPeak"] = Rates->Fp32;
-    R.F.Evidence["tf32TflopsPeak"] = Rates->Tf32;
+    setEvidence(R.F, evidence::Fp32TflopsPeak, Rates->Fp32);
+    setEvidence(R.F, evidence::Tf32TflopsPeak, Rates->Tf32);
     Out.push_back(std::move(R));
   }
 }
@@ -365,9 +365,9 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
     Cost C = Model.make(R.Repeats, R.SpanNs, R.Saving, std::move(How), CostModel::Clock::Host);
     RuntimeFinding F = finding(Id, std::move(Msg), R.Site, std::move(C));
     F.Kernels.insert(R.Kernels.begin(), R.Kernels.end());
-    F.F.Evidence["sequenceLength"] = static_cast<int64_t>(R.Length);
-    F.F.Evidence["repeats"] = static_cast<int64_t>(R.Repeats);
-    F.F.Evidence["runs"] = static_cast<int64_t>(R.Count);
+    setEvidence(F.F, evidence::SequenceLength, static_cast<int64_t>(R.Length));
+    setEvidence(F.F, evidence::Repeats, static_cast<int64_t>(R.Repeats));
+    setEvidence(F.F, evidence::Runs, static_cast<int64_t>(R.Count));
     Out.push_back(std::move(F));
   }
 }
@@ -518,7 +518,7 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
     RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
     for (const std::vector<size_t> &Chain : G.Each)
       R.Kernels.insert(Chain.begin(), Chain.end());
-    R.F.Evidence["chainLength"] = static_cast<int64_t>(KCount);
+    setEvidence(R.F, evidence::ChainLength, static_cast<int64_t>(KCount));
     Out.push_back(std::move(R));
   }
 }
@@ -763,8 +763,8 @@ const Rules::Loading &Rules::loading() {
     // again. Pinned: more loaders shorten the waits themselves, no overlap.
     if (!Pinned)
       R.OverlapOf = Proc;
-    R.F.Evidence["gpuIdleBeforeCopiesNs"] = static_cast<int64_t>(G.IdleNs);
-    R.F.Evidence["copiesIssuedToIdleGpu"] = static_cast<int64_t>(G.IdleAtIssue);
+    setEvidence(R.F, evidence::GpuIdleBeforeCopiesNs, static_cast<int64_t>(G.IdleNs));
+    setEvidence(R.F, evidence::CopiesIssuedToIdleGpu, static_cast<int64_t>(G.IdleAtIssue));
     Result.Copies.insert(G.Copies.begin(), G.Copies.end());
     Result.Syncs.insert(G.Syncs.begin(), G.Syncs.end());
     Result.Findings.push_back(std::move(R));

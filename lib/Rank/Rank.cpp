@@ -158,9 +158,8 @@ void sayWhere(RuntimeFinding &R, const Profile &P) {
       if (Same(K))
         Devices.insert(K.Device);
   }
-  if (const json::Value *D = R.F.Evidence.get("device"))
-    if (std::optional<int64_t> Id = D->getAsInteger())
-      Devices.insert(static_cast<uint32_t>(*Id));
+  if (std::optional<int64_t> Id = getEvidence(R.F, evidence::Device))
+    Devices.insert(static_cast<uint32_t>(*Id));
   if (Procs.size() != 1)
     return;
   const Process &Proc = P.Processes[*Procs.begin()];
@@ -169,11 +168,11 @@ void sayWhere(RuntimeFinding &R, const Profile &P) {
     Where += ", GPU " + std::to_string(*Devices.begin());
   Where += ")";
   R.F.Message += Where;
-  R.F.Evidence["pid"] = static_cast<int64_t>(Proc.Pid);
+  setEvidence(R.F, evidence::Pid, static_cast<int64_t>(Proc.Pid));
   if (!Proc.SourceFile.empty())
-    R.F.Evidence["profile"] = Proc.SourceFile;
+    setEvidence(R.F, evidence::ProfileFile, Proc.SourceFile);
   if (Devices.size() == 1)
-    R.F.Evidence["device"] = static_cast<int64_t>(*Devices.begin());
+    setEvidence(R.F, evidence::Device, static_cast<int64_t>(*Devices.begin()));
 }
 
 bool coveredByStatic(const RuntimeFinding &R, const Claims &C) {

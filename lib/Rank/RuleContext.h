@@ -92,14 +92,13 @@ private:
   const Loading &loading();
   std::optional<Loading> LoadingCache;
 
-  /// Option Name of Rule: the configured value, or the default of the rule
-  /// table (runtimeRuleOptions; a name the table lacks is a bug).
+  /// Option Name of Rule: the configured value, or the default Rules.def
+  /// declares (a name it lacks stops the program).
   int64_t option(llvm::StringRef Rule, llvm::StringRef Name) const {
-    return Cfg.Options.getInt(Rule, Name,
-                              static_cast<int64_t>(ruleOptionDefault(Rule, Name)));
+    return intOption(Cfg.Options, Rule, Name);
   }
   double optionShare(llvm::StringRef Rule, llvm::StringRef Name) const {
-    return Cfg.Options.getDouble(Rule, Name, ruleOptionDefault(Rule, Name));
+    return doubleOption(Cfg.Options, Rule, Name);
   }
   /// The user call site of call I, if its stack has one.
   const SourceLocation *siteOf(size_t I) const {

@@ -27,197 +27,6 @@ using namespace cuda_advisor::profile;
 namespace cuda_advisor::rank {
 
 namespace {
-
-using RuleFn = void (Rules::*)(std::vector<RuntimeFinding> &);
-struct OptionSpec {
-  const char *Name;
-  double Default;
-  const char *Help;
-};
-struct RuleEntry {
-  CheckInfo Info;
-  RuleFn Run;
-  /// The rule's own options; every rule also has kSharedOptions.
-  std::vector<OptionSpec> Options;
-  /// The static checks whose findings a finding of this rule can be about
-  /// (the same call site or kernel): it becomes their measured evidence.
-  std::vector<StringRef> Covers = {};
-};
-
-/// Options every runtime rule reads (RuleContext::worthIt, activeSpan).
-const OptionSpec kSharedOptions[] = {
-    {"MinSavingShare", 0.01,
-     "findings saving less than this share of the time from the first to the last GPU work "
-     "are dropped"},
-    {"PhaseGapMs", 1000, "GPU idle gaps this long are phases of the program (start-up, loading, "
-                         "evaluation), not its loops"},
-};
-
-/// The one list of runtime rules: what --list-checks, SARIF and the docs
-/// index show, and the member function of Rules that runs each.
-const std::vector<RuleEntry> &ruleTable() {
-  static const std::vector<RuleEntry> Table = {
-      {{"runtime-repeated-copies",
-       "the same copy (direction, size, host memory and call site) repeated many times: upload "
-       "the data once if it does not change, download only the result that is needed",
-       Severity::Warning, true},
-       &Rules::repeatedCopies,
-       {{"MinRepeats", 10, "copies of one group needed for a finding"},
-        {"MinBytes", 262144, "smaller copies are left to runtime-small-copies"}},
-       {"transfer-in-loop"}},
-      {{"runtime-pageable-copies",
-       "copies between the GPU and pageable host memory, which the runtime stages and makes "
-       "synchronous: pin the host buffers",
-       Severity::Warning, true},
-       &Rules::pageableCopies,
-       {{"MinCopies", 10, "copies of one direction and call site needed"}},
-       {"transfer-pageable-async"}},
-      {{"runtime-small-copies",
-       "many small copies whose fixed per-copy cost dominates their transfer time: batch them",
-       Severity::Warning, true},
-       &Rules::smallCopies,
-       {{"MaxBytes", 65536, "what counts as small"}, {"MinCount", 100, "copies needed"}},
-       {"transfer-in-loop"}},
-      {{"runtime-gpu-idle-gaps",
-       "long gaps between GPU work while the host computes: the CPU is the bottleneck",
-       Severity::Warning, true},
-       &Rules::idleGaps,
-       {{"MinGapUs", 50, "shorter gaps do not count"},
-        {"MinGaps", 10, "gaps needed"},
-        {"MinIdleShare", 0.1,
-         "share of the time between the first and last GPU work (less the phases)"}}},
-      {{"runtime-sync-heavy",
-       "frequent synchronizations that drain the GPU's queue and leave it idle (a jagged "
-       "timeline)",
-       Severity::Warning, true},
-       &Rules::syncHeavy,
-       {{"MinSyncs", 50, "synchronizations needed"},
-        {"MinSyncsPerGpuSecond", 1000, "their rate, per second of GPU busy time"}},
-       {"sync-in-loop", "sync-redundant"}},
-      {{"runtime-low-occupancy",
-       "launches whose theoretical occupancy is low for their block size, registers and shared "
-       "memory, where another block size does better",
-       Severity::Warning, true},
-       &Rules::lowOccupancy,
-       {{"MaxOccupancy", 0.5, "kernels at or above this theoretical occupancy are fine"}},
-       {"launch-block-size"}},
-      {{"runtime-launch-bound",
-       "streams of kernels shorter than their launch overhead, back to back: fuse them or "
-       "capture them in a CUDA Graph",
-       Severity::Warning, true},
-       &Rules::launchBound,
-       {{"MinKernels", 20, "kernels in a stretch"},
-        {"MaxGapUs", 50, "a longer gap ends the stretch"}},
-       {"kernel-fusion"}},
-      {{"runtime-tensor-cores-unused",
-        "FP32 matrix multiplies and convolutions on the GPU's FP32 units where TF32 or "
-        "BF16/FP16 autocast would run them on tensor cores",
-        Severity::Warning, true},
-       &Rules::tensorCoresUnused,
-       {}},
-      {{"runtime-repeated-sequence",
-        "the same short kernel sequence launched many times in a row with the GPU mostly "
-        "idle (a model called on one sample at a time): batch the calls",
-        Severity::Warning, true},
-       &Rules::repeatedSequence,
-       {{"MinRepeats", 20, "calls in a row needed"},
-        {"MinKernels", 2, "the shortest sequence"},
-        {"MaxKernels", 16, "the longest sequence"},
-        {"MaxBusyShare", 0.5, "the GPU is busy at most this share of the stretch"}}},
-      {{"runtime-elementwise-chain",
-        "consecutive element-wise kernels over tensors of one size, each reading and writing "
-        "memory: one fused operation (torch.compile) does it in one pass",
-        Severity::Warning, true},
-       &Rules::elementwiseChain,
-       {{"MinKernels", 3, "kernels in a chain"},
-        {"MaxGapUs", 1000, "a longer GPU gap between two kernels ends the chain"}},
-       {"kernel-fusion"}},
-      {{"runtime-low-copy-overlap",
-        "copies between pinned host memory and the GPU, and kernels, that waited for each "
-        "other on one stream instead of overlapping on separate streams (nvvp's 'Low "
-        "Memcpy/Compute Overlap')",
-        Severity::Warning, true},
-       &Rules::lowCopyOverlap,
-       {{"MaxOverlapShare", 0.1,
-         "the overlap, as a share of the shorter activity, below which the rule reports"},
-        {"MinCopies", 4, "copies between the first and the last kernel needed on the device"}}},
-      {{"runtime-low-kernel-concurrency",
-        "kernels too small to fill the GPU that ran one at a time on one stream, leaving most "
-        "SMs idle (nvvp's 'Low Kernel Concurrency')",
-        Severity::Warning, true},
-       &Rules::lowKernelConcurrency,
-       {{"MaxSmShare", 0.5, "a kernel whose blocks cover at most this share of the SMs is small"},
-        {"MinKernels", 10, "small kernels that ran alone needed on the device"}}},
-      {{"runtime-low-copy-throughput",
-        "copies between pinned host memory and the GPU that reached far less than the link's "
-        "bandwidth, mostly by being small (nvvp's 'Low Memcpy Throughput')",
-        Severity::Warning, true},
-       &Rules::lowCopyThroughput,
-       {{"MinLinkShare", 0.5, "report when the copies reached less than this share of the link"},
-        {"SmallBytes", 262144, "a copy under this size counts as small"}},
-       {"transfer-in-loop", "transfer-pageable-async"}},
-      {{"runtime-data-loading",
-        "host-to-device copies from pageable memory inside a loop, issued while the GPU sat "
-        "idle (a DataLoader without pin_memory and workers): load and copy the next batch "
-        "while the GPU computes",
-        Severity::Warning, true},
-       &Rules::dataLoading,
-       {{"MinCopies", 10, "pageable host-to-device copies of one call site needed"},
-        {"MinBatches", 10, "batches (copies with kernels between them) needed"}}},
-  };
-  return Table;
-}
-
-} // namespace
-
-const std::vector<CheckInfo> &runtimeRules() {
-  static const std::vector<CheckInfo> Infos = [] {
-    std::vector<CheckInfo> Out;
-    for (const RuleEntry &E : ruleTable())
-      Out.push_back(E.Info);
-    return Out;
-  }();
-  return Infos;
-}
-
-const std::vector<RuleOption> &runtimeRuleOptions() {
-  static const std::vector<RuleOption> Options = [] {
-    std::vector<RuleOption> Out;
-    for (const RuleEntry &E : ruleTable()) {
-      for (const OptionSpec &O : E.Options)
-        Out.push_back({E.Info.Id, O.Name, O.Default, O.Help});
-      for (const OptionSpec &O : kSharedOptions)
-        Out.push_back({E.Info.Id, O.Name, O.Default, O.Help});
-    }
-    return Out;
-  }();
-  return Options;
-}
-
-double ruleOptionDefault(StringRef Rule, StringRef Name) {
-  static const StringMap<double> Defaults = [] {
-    StringMap<double> M;
-    for (const RuleOption &O : runtimeRuleOptions())
-      M[O.Rule + "." + O.Name] = O.Default;
-    return M;
-  }();
-  auto It = Defaults.find((Rule + "." + Name).str());
-  // A programming error that every test of the rule meets, also in a
-  // release build (an assert would be compiled out there).
-  if (It == Defaults.end())
-    report_fatal_error("runtime rule " + Rule + " reads option " + Name +
-                       ", which its rule table entry does not declare");
-  return It->second;
-}
-
-std::vector<StringRef> coveringChecks(StringRef RuleId) {
-  for (const RuleEntry &E : ruleTable())
-    if (E.Info.Id == RuleId)
-      return E.Covers;
-  return {};
-}
-
-namespace {
 /// Copy calls grouped by what a rule compares.
 struct CopyGroup {
   std::vector<size_t> Calls;
@@ -576,7 +385,7 @@ void Rules::idleGaps(std::vector<RuntimeFinding> &Out) {
     RuntimeFinding R = finding(Id, std::move(Msg), Top, std::move(C));
     R.Processes.insert(Proc);
     R.OverlapOf = Proc;
-    R.F.Evidence["device"] = static_cast<int64_t>(Dev);
+    setEvidence(R.F, evidence::Device, static_cast<int64_t>(Dev));
     Out.push_back(std::move(R));
   }
 }
@@ -1098,9 +907,12 @@ std::vector<RuntimeFinding> runRuntimeRules(const CostModel &Model, const Config
                                             const GlobList &Enabled) {
   Rules R(Model, Cfg, Enabled);
   std::vector<RuntimeFinding> Out;
-  for (const RuleEntry &E : ruleTable())
-    if (Enabled.contains(E.Info.Id))
-      (R.*E.Run)(Out);
+  // Rules.def's runtime rules, in its order; a Method Rules lacks does not
+  // compile.
+#define CUDA_ADVISOR_RUNTIME_RULE(Id, Method, Level, Summary)                               \
+  if (Enabled.contains(Id))                                                                 \
+    R.Method(Out);
+#include "cuda-advisor/Core/Rules.def"
   return Out;
 }
 

@@ -3,6 +3,8 @@
 #define CUDA_ADVISOR_LIB_RANK_RUNTIMERULES_H
 
 #include "cuda-advisor/Core/CheckInfo.h"
+#include "cuda-advisor/Core/Evidence.h"
+#include "cuda-advisor/Core/RuleTable.h"
 #include "cuda-advisor/Rank/CostModel.h"
 
 #include <optional>
@@ -34,9 +36,6 @@ struct RuntimeFinding {
 std::vector<RuntimeFinding> runRuntimeRules(const CostModel &Model, const Config &Cfg,
                                             const GlobList &Enabled);
 
-/// The static checks whose findings make a runtime rule's finding on the
-/// same records redundant.
-std::vector<llvm::StringRef> coveringChecks(llvm::StringRef RuleId);
 
 } // namespace cuda_advisor::rank
 

@@ -1,5 +1,6 @@
 //===- RankTest.cpp - Ordering, filters, summary, runtime rules -----------===//
 #include "ProfileBuilder.h"
+#include "cuda-advisor/Core/RuleTable.h"
 #include "cuda-advisor/Profile/Reader.h"
 #include "cuda-advisor/Rank/Rank.h"
 

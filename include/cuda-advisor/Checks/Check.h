@@ -3,7 +3,9 @@
 #define CUDA_ADVISOR_CHECKS_CHECK_H
 
 #include "cuda-advisor/Checks/CheckContext.h"
+#include "cuda-advisor/Core/Evidence.h"
 #include "cuda-advisor/Core/Finding.h"
+#include "cuda-advisor/Core/RuleTable.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 #include <memory>
@@ -39,7 +41,18 @@ public:
   FindingBuilder &callSite(clang::SourceLocation L);
   FindingBuilder &kernel(const clang::FunctionDecl *Kernel);
   FindingBuilder &api(llvm::StringRef Name);
-  FindingBuilder &evidence(llvm::StringRef Key, llvm::json::Value V);
+  /// Evidence the cost model and the reports read; Key is a constant of
+  /// Rules.def (Core/Evidence.h) that the check's entry lists as produced.
+  template <class T>
+  FindingBuilder &evidence(EvidenceKey<T> Key, typename Exactly<T>::type V) {
+    setEvidence(F, Key, std::move(V));
+    return *this;
+  }
+  /// The key's value is not known (null).
+  template <class T> FindingBuilder &evidenceUnknown(EvidenceKey<T> Key) {
+    setEvidenceUnknown(F, Key);
+    return *this;
+  }
   /// Off the hot path for a reason the check knows (code that runs once): the
   /// finding becomes a note of the cold part, whatever the hot-path analysis
   /// says of its location.
@@ -64,8 +77,6 @@ public:
   virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) = 0;
   /// Called after all matches of the TU (for checks that collect first).
   virtual void onEndOfTranslationUnit() {}
-  /// Writes the check's options, with their current values (--dump-config).
-  virtual void storeOptions(CheckOptions &Opts) const {}
 
   llvm::StringRef id() const { return Id; }
   llvm::StringRef getID() const override { return Id; }
@@ -74,12 +85,9 @@ protected:
   /// Message: lowercase, no trailing period, says what is wrong and what it costs.
   FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
                       std::optional<Severity> Level = std::nullopt);
-  int64_t option(llvm::StringRef Name, int64_t Default) const {
-    return Ctx.options().getInt(Id, Name, Default);
-  }
-  void storeOption(CheckOptions &Opts, llvm::StringRef Name, int64_t Value) const {
-    Opts.set(Id, Name, std::to_string(Value));
-  }
+  /// Option Name of this check: the configured value, else the default its
+  /// Rules.def entry declares (an undeclared name stops the program).
+  int64_t option(llvm::StringRef Name) const { return intOption(Ctx.options(), Id, Name); }
 
   CheckContext &Ctx;
 

@@ -1,4 +1,4 @@
-//===- Registry.h - The checks, as listed in Checks.def --------*- C++ -*-===//
+//===- Registry.h - The checks, as listed in Rules.def --------*- C++ -*-===//
 #ifndef CUDA_ADVISOR_CHECKS_REGISTRY_H
 #define CUDA_ADVISOR_CHECKS_REGISTRY_H
 
@@ -15,17 +15,11 @@ class ASTConsumer;
 
 namespace cuda_advisor::checks {
 
-/// Every static check, in Checks.def order.
-const std::vector<CheckInfo> &allChecks();
-
 /// The ASTConsumer that runs the checks Cfg enables over a TU and appends
 /// their findings to Sink.
 std::unique_ptr<clang::ASTConsumer> makeCheckConsumer(const Config &Cfg,
                                                       std::vector<Finding> &Sink,
                                                       std::string ResourceDir, bool DevicePass);
-
-/// Every enabled check's options with their effective values (--dump-config).
-CheckOptions effectiveOptions(const Config &Cfg);
 
 } // namespace cuda_advisor::checks
 

@@ -118,6 +118,8 @@ private:
   std::optional<Cost> fusion(const Finding &F, const Match &M) const;
   std::optional<Cost> blockSize(const Finding &F, const Match &M) const;
   std::optional<Cost> doublePromotion(const Finding &F, const Match &M) const;
+  std::optional<Cost> gridTruncation(const Finding &F, const Match &M) const;
+  std::optional<Cost> noEstimate(const Finding &F, const Match &M) const;
   std::optional<Cost> measuredOnly(const Finding &F, const Match &M, std::string Why) const;
   /// Whether call I makes the host wait for earlier GPU work.
   bool waits(size_t ApiIndex) const;

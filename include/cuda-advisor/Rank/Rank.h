@@ -20,21 +20,6 @@ struct RankOptions {
   double MinSavingShare = 0;     ///< ...or as a share of the profiled GPU time.
 };
 
-/// The runtime-* rules (they read only the profile).
-const std::vector<CheckInfo> &runtimeRules();
-
-/// One option of a runtime rule, as the rule table declares it.
-struct RuleOption {
-  std::string Rule, Name;
-  double Default = 0;
-  std::string Help;
-};
-/// Every option of every runtime rule, in table order: each rule's own,
-/// then those all rules share (MinSavingShare, PhaseGapMs).
-const std::vector<RuleOption> &runtimeRuleOptions();
-/// The default of option Name of runtime rule Rule.
-double ruleOptionDefault(llvm::StringRef Rule, llvm::StringRef Name);
-
 /// Joins Findings to P, fills each finding's Cost, appends the findings of
 /// the runtime rules that Cfg enables, and orders everything: ranked
 /// findings by estimated saving first, then the rest in static order.
