@@ -122,7 +122,9 @@ bool alwaysLeaves(const Stmt *S, bool BreakLeaves = true) {
 
 /// A `continue` of this loop (not of a nested one) inside S.
 bool continuesLoop(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S) || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+  // A nested loop selects devices of its own; `do { } while (0)` (an error
+  // checking macro: CHECK(gpuSetDevice(gpu))) is no loop.
+  if (!S || isa<LambdaExpr>(S) || isLoop(S))
     return false;
   if (isa<ContinueStmt>(S))
     return true;
@@ -166,7 +168,9 @@ bool isConstantArgument(const Expr *E, const ASTContext &Ctx) {
 /// `cudaSetDevice(x)`, or a project's wrapper of it, with a non-constant x
 /// directly in S (not in a nested loop or lambda).
 bool selectsDevice(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S) || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+  // A nested loop selects devices of its own; `do { } while (0)` (an error
+  // checking macro: CHECK(gpuSetDevice(gpu))) is no loop.
+  if (!S || isa<LambdaExpr>(S) || isLoop(S))
     return false;
   if (const auto *C = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *FD = C->getDirectCallee();

@@ -8,6 +8,8 @@
 // - `set_device(devs[i])`, a function that passes its parameter to
 //   cudaSetDevice, makes each iteration another device's set-up, as
 //   cudaSetDevice(devs[i]) does; a wrapper called with a constant does not.
+//   An error-checking macro around it (`CHECK(cudaSetDevice(gpu))`, a
+//   `do { } while (0)`) changes nothing, with a constant device as without.
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // REQUIRES: cuda
@@ -97,6 +99,33 @@ void perDevice(const int *devs, int n, float **bufs, const float *h, size_t byte
     cudaMalloc(&scratch, bytes);
     // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration
     cudaFree(scratch);
+  }
+}
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    const cudaError_t e = call;                                                \
+    if (e != cudaSuccess)                                                      \
+      abort();                                                                 \
+  } while (0)
+
+void perDeviceChecked(int gpus, float **bufs, const float *h, size_t bytes) {
+  for (int gpu = 0; gpu < gpus; ++gpu) {
+    CHECK(cudaSetDevice(gpu));
+    float *scratch;
+    CHECK(cudaMalloc(&scratch, bytes));
+    CHECK(cudaMemcpy(bufs[gpu], h, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaFree(scratch));
+  }
+  // Look-alike: the same macro around a constant device: every iteration
+  // repeats the allocation on device 0.
+  for (int gpu = 0; gpu < gpus; ++gpu) {
+    CHECK(cudaSetDevice(0));
+    float *scratch;
+    // CHECK: :[[@LINE+1]]:11: warning: cudaMalloc allocates on every iteration
+    CHECK(cudaMalloc(&scratch, bytes));
+    // CHECK: :[[@LINE+1]]:11: warning: cudaFree frees memory on every iteration
+    CHECK(cudaFree(scratch));
   }
 }
 
