@@ -384,7 +384,7 @@ void SyncRedundantCheck::check(const MatchFinder::MatchResult &Result) {
     checkBlock(CS, FD);
 }
 
-bool SyncRedundantCheck::runsOncePerRun(const CallExpr *Call, const FunctionDecl *FD) {
+bool SyncRedundantCheck::outsideLoops(const CallExpr *Call, const FunctionDecl *FD) {
   bool InLoop = false, Seen = false;
   forEachCallInLoops(FD->getBody(), [&](const CallExpr *C, ArrayRef<const Stmt *> Loops) {
     if (C == Call) {
@@ -392,7 +392,11 @@ bool SyncRedundantCheck::runsOncePerRun(const CallExpr *Call, const FunctionDecl
       InLoop = !Loops.empty();
     }
   });
-  return Seen && !InLoop && Ctx.facts().hotPath().runsOnce(FD);
+  return Seen && !InLoop;
+}
+
+bool SyncRedundantCheck::runsOncePerRun(const CallExpr *Call, const FunctionDecl *FD) {
+  return outsideLoops(Call, FD) && Ctx.facts().hotPath().runsOnce(FD);
 }
 
 void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDecl *FD) {
@@ -504,11 +508,17 @@ void SyncRedundantCheck::checkBlock(const CompoundStmt *Block, const FunctionDec
         D.evidence(evidence::Kind, copyKindName(*Dir));
       if (Lines)
         D.fix(*Lines, "");
-      // Outside every loop of a function that runs once (main's set-up, a
-      // single launch's result): the call costs its latency once per run.
+      // The call costs its own latency (microseconds): the operation after
+      // it waits for the same work anyway. Outside every loop of its
+      // function that is once per call of the function, too little to be
+      // worth a warning; in a loop, once per iteration.
       if (runsOncePerRun(Sync->Call, FD))
         D.cold("runs once per run (outside every loop, in code that runs once): it costs one "
                "runtime call");
+      else if (outsideLoops(Sync->Call, FD))
+        D.cold("outside every loop of '" + FD->getNameAsString() +
+               "': it costs one runtime call (microseconds) per call of the function, while "
+               "the operation after it waits for the same work anyway");
     }
   NextStatement:;
   }

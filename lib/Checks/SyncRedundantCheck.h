@@ -26,6 +26,8 @@ public:
 
 private:
   void checkBlock(const clang::CompoundStmt *Block, const clang::FunctionDecl *FD);
+  /// Call is outside every loop of FD (forEachCallInLoops' loops).
+  bool outsideLoops(const clang::CallExpr *Call, const clang::FunctionDecl *FD);
   /// Call is outside every loop of FD, and FD runs once per run.
   bool runsOncePerRun(const clang::CallExpr *Call, const clang::FunctionDecl *FD);
   bool nonBlockingStreamsInTU();

@@ -1,8 +1,10 @@
-// A redundant synchronization that runs once per run (main's set-up or
-// result, outside every loop, or a helper called only from there) costs one
-// runtime call: it is off the hot path, a note shown with --show-cold. The
-// same sync in main's loop, or in a helper called from that loop, runs every
-// iteration and stays a warning.
+// A redundant synchronization outside every loop of its function costs one
+// runtime call per call of the function (microseconds), while the operation
+// after it waits for the same work anyway: a note off the hot path, shown
+// with --show-cold. That holds for main's set-up and result, for a helper
+// called only from there, and for a helper called from main's loop, whose
+// own GPU work and copy dwarf the call. The same sync directly in a loop
+// runs every iteration of that loop and stays a warning.
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-redundant' %s -- -x cuda \
 // RUN:   2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='warning:' --implicit-check-not='note: off'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,sync-redundant' %s -- -x cuda \
@@ -23,13 +25,24 @@ void upload(float *d, const float *h, int n) {
   cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
 }
 
-// Called from main's loop: its sync runs every step.
+// Called from main's loop: one call per step, beside the step's kernel and
+// copy.
 void stepResult(float *h, const float *d, int n) {
   scale<<<(n + 255) / 256, 256>>>((float *)d, n);
-  // DEFAULT: sync-redundant-once.cu:[[@LINE+2]]:3: warning: cudaDeviceSynchronize is redundant
-  // COLD: sync-redundant-once.cu:[[@LINE+1]]:3: warning: cudaDeviceSynchronize is redundant
+  // COLD-DAG: sync-redundant-once.cu:[[@LINE+1]]:3: note: cudaDeviceSynchronize is redundant
   cudaDeviceSynchronize();
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+}
+
+// Look-alike: the sync directly in the loop.
+void steps(float *h, const float *d, int n, int count) {
+  for (int step = 0; step < count; ++step) {
+    scale<<<(n + 255) / 256, 256>>>((float *)d, n);
+    // DEFAULT: sync-redundant-once.cu:[[@LINE+2]]:5: warning: cudaDeviceSynchronize is redundant
+    // COLD-DAG: sync-redundant-once.cu:[[@LINE+1]]:5: warning: cudaDeviceSynchronize is redundant
+    cudaDeviceSynchronize();
+    cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
 }
 
 // Called once, after main's loop.
@@ -46,12 +59,14 @@ int main() {
   upload(d, h, n);
   for (int step = 0; step < 100; ++step)
     stepResult(h, d, n);
+  steps(h, d, n, 100);
   finish(h, d, n);
   cudaFree(d);
   delete[] h;
   return 0;
 }
 // The helpers that run once, as notes off the hot path.
-// COLD-DAG: sync-redundant-once.cu:22:3: note: cudaDeviceSynchronize is redundant
-// COLD-DAG: sync-redundant-once.cu:38:3: note: cudaDeviceSynchronize is redundant
+// COLD-DAG: sync-redundant-once.cu:24:3: note: cudaDeviceSynchronize is redundant
+// COLD-DAG: sync-redundant-once.cu:51:3: note: cudaDeviceSynchronize is redundant
 // COLD-DAG: note: off the hot path: runs once per run (outside every loop, in code that runs once): it costs one runtime call
+// COLD-DAG: note: off the hot path: outside every loop of 'stepResult': it costs one runtime call

@@ -1,24 +1,28 @@
-// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// A redundant synchronization outside every loop of its function costs one
+// runtime call per call of the function: a note off the hot path, shown
+// with --show-cold (sync-redundant-once.cu). The one in a loop stays a warning.
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // The bundled CUDA declarations (no toolkit) give the same findings.
-// RUN: %expect-exit 1 %cuda-advisor --sort=location --cuda-path=bundled --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --cuda-path=bundled --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // A --header-filter that shows findings in every header does not make the
 // CUDA declarations user code (it dropped most findings: library calls such
 // as cudaMemcpy and fprintf were looked at as the user's own functions).
-// RUN: %expect-exit 1 %cuda-advisor --sort=location --header-filter='.*' --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --header-filter='.*' --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // With non-blocking streams in the file, a blocking cudaMemcpy no longer
 // waits for everything cudaDeviceSynchronize does (it still waits for the
 // legacy stream and the blocking streams); with the per-thread default
-// stream it waits for none of them: only the sync-before-sync findings remain.
-// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 -DNONBLOCKING \
+// stream it waits for none of them: only the sync-before-sync findings remain
+// (notes: none is in a loop, so the exit code is 0).
+// RUN: %expect-exit 0 %cuda-advisor --show-cold --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 -DNONBLOCKING \
 // RUN:   | FileCheck %s --check-prefixes=NB,SYNCS --implicit-check-not='warning:'
-// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
+// RUN: %expect-exit 0 %cuda-advisor --show-cold --sort=location --checks='-*,sync-redundant' %s -- -x cuda -std=c++17 \
 // RUN:   -DCUDA_API_PER_THREAD_DEFAULT_STREAM=1 | FileCheck %s --check-prefix=SYNCS --implicit-check-not='warning:'
 // The fix-it removes the whole statement, error-check macro included.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/sync-redundant.cu
-// RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,sync-redundant' --fix %t/sync-redundant.cu -- -x cuda -std=c++17 > /dev/null 2>&1
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --checks='-*,sync-redundant' --fix %t/sync-redundant.cu -- -x cuda -std=c++17 > /dev/null 2>&1
 // RUN: FileCheck %s --check-prefix=FIXED < %t/sync-redundant.cu
 // REQUIRES: cuda
 
@@ -60,7 +64,7 @@ void makesNonBlocking(cudaStream_t *s) { cudaStreamCreateWithFlags(s, cudaStream
 // FIXED: {{^}}  CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
 void copyBack(float *h, float *d, int n) {
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+1]]:14: warning: cudaDeviceSynchronize is redundant: the blocking cudaMemcpy (DeviceToHost) right after it waits for the same work on the legacy default stream; it only adds a runtime call and, for pinned host memory, a host round trip before the copy starts; remove it [sync-redundant]
+  // CHECK: :[[@LINE+1]]:14: note: cudaDeviceSynchronize is redundant: the blocking cudaMemcpy (DeviceToHost) right after it waits for the same work on the legacy default stream; it only adds a runtime call and, for pinned host memory, a host round trip before the copy starts; remove it [sync-redundant]
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
   // CHECK: :[[@LINE-1]]:14: note: cudaMemcpy waits here
@@ -80,7 +84,7 @@ void loop(float *h, float *d, int n, int steps) {
 // Host to device: a blocking copy waits for earlier work as well.
 void upload(float *h, float *d, int n) {
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+1]]:3: warning: cudaDeviceSynchronize is redundant{{.*}}(HostToDevice){{.*}} [sync-redundant]
+  // CHECK: :[[@LINE+1]]:3: note: cudaDeviceSynchronize is redundant{{.*}}(HostToDevice){{.*}} [sync-redundant]
   cudaDeviceSynchronize();
   cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
 }
@@ -90,7 +94,7 @@ void defaultKind(int n) {
   float *d, *h = (float *)std::malloc(n * sizeof(float));
   cudaMalloc(&d, n * sizeof(float));
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+1]]:3: warning: cudaDeviceSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
+  // CHECK: :[[@LINE+1]]:3: note: cudaDeviceSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
   cudaDeviceSynchronize();
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDefault);
 }
@@ -98,15 +102,15 @@ void defaultKind(int n) {
 // The default stream, and a blocking stream created here.
 void streams(float *h, float *d, int n) {
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+2]]:3: warning: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
-  // NB: :[[@LINE+1]]:3: warning: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
+  // CHECK: :[[@LINE+2]]:3: note: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
+  // NB: :[[@LINE+1]]:3: note: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
   cudaStreamSynchronize(0);
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaStream_t s;
   cudaStreamCreate(&s);
   work<<<n / 256, 256, 0, s>>>(d, n);
-  // CHECK: :[[@LINE+2]]:3: warning: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
-  // NB: :[[@LINE+1]]:3: warning: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
+  // CHECK: :[[@LINE+2]]:3: note: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
+  // NB: :[[@LINE+1]]:3: note: cudaStreamSynchronize is redundant{{.*}}(DeviceToHost){{.*}} [sync-redundant]
   cudaStreamSynchronize(s);
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaStreamDestroy(s);
@@ -114,20 +118,20 @@ void streams(float *h, float *d, int n) {
 
 // A synchronize right before one that covers it.
 void twice(cudaStream_t s, cudaEvent_t e) {
-  // CHECK: :[[@LINE+2]]:3: warning: cudaDeviceSynchronize is redundant: cudaDeviceSynchronize right after it waits for all work on the device, which includes everything this waits for{{.*}} [sync-redundant]
-  // SYNCS: :[[@LINE+1]]:3: warning: cudaDeviceSynchronize is redundant
+  // CHECK: :[[@LINE+2]]:3: note: cudaDeviceSynchronize is redundant: cudaDeviceSynchronize right after it waits for all work on the device, which includes everything this waits for{{.*}} [sync-redundant]
+  // SYNCS: :[[@LINE+1]]:3: note: cudaDeviceSynchronize is redundant
   cudaDeviceSynchronize();
   cudaDeviceSynchronize();
-  // CHECK: :[[@LINE+2]]:3: warning: cudaStreamSynchronize is redundant: cudaDeviceSynchronize right after it{{.*}} [sync-redundant]
-  // SYNCS: :[[@LINE+1]]:3: warning: cudaStreamSynchronize is redundant
+  // CHECK: :[[@LINE+2]]:3: note: cudaStreamSynchronize is redundant: cudaDeviceSynchronize right after it{{.*}} [sync-redundant]
+  // SYNCS: :[[@LINE+1]]:3: note: cudaStreamSynchronize is redundant
   cudaStreamSynchronize(s);
   cudaDeviceSynchronize();
-  // CHECK: :[[@LINE+2]]:3: warning: cudaStreamSynchronize is redundant: the cudaStreamSynchronize right after it waits for the same stream{{.*}} [sync-redundant]
-  // SYNCS: :[[@LINE+1]]:3: warning: cudaStreamSynchronize is redundant
+  // CHECK: :[[@LINE+2]]:3: note: cudaStreamSynchronize is redundant: the cudaStreamSynchronize right after it waits for the same stream{{.*}} [sync-redundant]
+  // SYNCS: :[[@LINE+1]]:3: note: cudaStreamSynchronize is redundant
   cudaStreamSynchronize(s);
   cudaStreamSynchronize(s);
-  // CHECK: :[[@LINE+2]]:3: warning: cudaEventSynchronize is redundant: the cudaEventSynchronize right after it waits for the same event{{.*}} [sync-redundant]
-  // SYNCS: :[[@LINE+1]]:3: warning: cudaEventSynchronize is redundant
+  // CHECK: :[[@LINE+2]]:3: note: cudaEventSynchronize is redundant: the cudaEventSynchronize right after it waits for the same event{{.*}} [sync-redundant]
+  // SYNCS: :[[@LINE+1]]:3: note: cudaEventSynchronize is redundant
   cudaEventSynchronize(e);
   cudaEventSynchronize(e);
 }
@@ -138,7 +142,7 @@ void twice(cudaStream_t s, cudaEvent_t e) {
 // FIXED: {{^}}  gpuErrchk(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
 void braces(float *h, float *d, int n) {
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+1]]:13: warning: cudaDeviceSynchronize is redundant{{.*}}; remove it [sync-redundant]
+  // CHECK: :[[@LINE+1]]:13: note: cudaDeviceSynchronize is redundant{{.*}}; remove it [sync-redundant]
   gpuErrchk(cudaDeviceSynchronize());
   gpuErrchk(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
 }
@@ -150,7 +154,7 @@ void braces(float *h, float *d, int n) {
 // FIXED: {{^}}  cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
 void checkedSyncOnly(float *h, float *d, int n) {
   work<<<n / 256, 256>>>(d, n);
-  // CHECK: :[[@LINE+1]]:14: warning: cudaDeviceSynchronize is redundant{{.*}}; remove it (keeping its error check) [sync-redundant]
+  // CHECK: :[[@LINE+1]]:14: note: cudaDeviceSynchronize is redundant{{.*}}; remove it (keeping its error check) [sync-redundant]
   CUDA_CHECK(cudaDeviceSynchronize());
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
 }
