@@ -240,6 +240,13 @@ void TransferPageableAsyncCheck::reportPageable(const CallExpr *Call, const ApiI
       .evidence(evidence::InLoop, !Loops.empty());
   if (Bytes)
     D.evidence(evidence::Bytes, *Bytes);
+  // A few bytes: the staging memcpy takes the host no measurable time, and
+  // the host waits for a value this small (a flag, a count) before it uses
+  // it, pinned or not.
+  if (Bytes && *Bytes <= ScalarCopyBytes)
+    D.cold("it copies " + formatBytes(*Bytes) +
+           ": staging so few bytes costs no measurable time, and the host waits for such a "
+           "value before using it, pinned or not");
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(TransferPageableAsyncCheck)

@@ -67,6 +67,11 @@ struct CopyOperands {
 };
 CopyOperands copyOperands(llvm::StringRef CanonicalName);
 
+/// A copy of at most this many bytes moves a few scalars (a flag, a count, a
+/// result): what it costs is the call and the wait for the GPU, not the
+/// bytes, so staging, hoisting or batching the bytes gains nothing.
+inline constexpr int64_t ScalarCopyBytes = 64;
+
 /// The direction a copy call states: its cudaMemcpyKind argument when that is
 /// a constant (default arguments included), DeviceToDevice for the peer
 /// copies. None when unknown.
