@@ -926,9 +926,23 @@ static bool leavesLoop(const Stmt *S) {
   return isa_and_nonnull<BreakStmt, ReturnStmt>(S);
 }
 
+/// The variables S assigns (`finished = true;`, in a block or not).
+static void assignedIn(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *W = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.push_back(W);
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    for (const Stmt *C : CS->body())
+      assignedIn(C, Out);
+}
+
 /// V decides whether Loop goes on: it is read by the loop's condition, or by
-/// an `if` in the body that leaves the loop.
-static bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
+/// an `if` in the body that leaves the loop or sets a variable that does
+/// (`if (changes == 0) finished = true;` with `while (!finished)`).
+static bool controlsLoop(const VarDecl *V, const Stmt *Loop, bool Direct = false) {
   const Expr *Cond = nullptr;
   const Stmt *Body = nullptr;
   if (const auto *F = dyn_cast<ForStmt>(Loop)) {
@@ -947,9 +961,18 @@ static bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
   if (!CS)
     return false;
   for (const Stmt *S : CS->body())
-    if (const auto *If = dyn_cast<IfStmt>(S))
-      if (mentions(If->getCond(), V) && (leavesLoop(If->getThen()) || leavesLoop(If->getElse())))
+    if (const auto *If = dyn_cast<IfStmt>(S); If && mentions(If->getCond(), V)) {
+      if (leavesLoop(If->getThen()) || leavesLoop(If->getElse()))
         return true;
+      if (Direct)
+        continue;
+      llvm::SmallVector<const VarDecl *, 2> Set;
+      assignedIn(If->getThen(), Set);
+      assignedIn(If->getElse(), Set);
+      for (const VarDecl *W : Set)
+        if (W != V && controlsLoop(W, Loop, /*Direct=*/true))
+          return true;
+    }
   return false;
 }
 
@@ -960,7 +983,7 @@ static bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
 /// batching or overlapping it is no advice.
 static bool isLoopControlCopy(const CallExpr *Call, const ApiInfo &Api, const Stmt *Loop,
                               std::optional<int64_t> Bytes) {
-  if (!Bytes || *Bytes > 64)
+  if (!Bytes || *Bytes > ScalarCopyBytes)
     return false;
   CopyOperands O = copyOperands(Api.Name);
   for (std::optional<unsigned> Side : {O.Dst, O.Src})
@@ -996,6 +1019,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
         Bytes = *W * *H;
     }
   }
+  bool ControlCopy = false;
   Invariance Inv = Invariance::Unknown;
   CopyAdvice Advice;
   switch (Api.Kind) {
@@ -1046,6 +1070,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " copied each time";
     if (isLoopControlCopy(Call, Api, Loop, Bytes)) {
+      ControlCopy = true;
       Advice.Direction = directionOf(Call, Api, Ctx.ast(), Ctx.facts().provenance());
       Advice.Text = loopControlAdvice(Advice.Direction);
     } else {
@@ -1064,6 +1089,12 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     break;
   }
   auto D = diag(Call->getBeginLoc(), Msg);
+  // The loop's termination protocol: each round must learn from the GPU
+  // whether to go on. Its cost is one wait per round, which matters only
+  // when the rounds are many and short; a note, with the advice.
+  if (ControlCopy)
+    D.cold("it carries the flag that decides whether the loop goes on: the per-round wait is "
+           "the algorithm's, and costs little unless the rounds are many and short");
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .callSite(Call->getBeginLoc())
