@@ -95,6 +95,17 @@ static bool isAdditive(const Expr *E, ASTContext &Ctx) {
   return true;
 }
 
+/// `x - c` with x a multiple of T and 0 < c < T (`(k * 64 - 1) / 64`): the
+/// dividend counts blocks times T, not elements, so dividing it by T gives a
+/// block count that no element count truncates.
+static bool multipleLessAConstant(const Expr *N, int64_t T, ValueTracker &VT) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(N));
+  if (!BO || BO->getOpcode() != BO_Sub)
+    return false;
+  std::optional<int64_t> C = VT.evaluateInt(BO->getRHS());
+  return C && *C > 0 && *C < T && VT.isMultipleOf(BO->getLHS(), T);
+}
+
 /// The kernel reads gridDim: a grid-stride loop covers any n with any grid.
 static bool readsGridDim(const FunctionDecl *Kernel) {
   const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
@@ -115,18 +126,28 @@ static bool readsGridDim(const FunctionDecl *Kernel) {
 
 /// The function tests N % T (`if (n % t != 0) exit(1);`, `assert(n % t == 0)`,
 /// `if (n % t) ++blocks;`): its author knows about the remainder, and either
-/// rejects it or handles it, so the grid is as intended.
+/// rejects it or handles it, so the grid is as intended. With a constant T, a
+/// test of N % M for a multiple M of T counts too: `if (n % 32 != 0) return 1;`
+/// makes n a multiple of 16 as well.
 static bool testsRemainder(const FunctionDecl *F, const Expr *N, const Expr *T, ValueTracker &VT) {
   if (!F || !F->hasBody())
     return false;
   struct Finder : RecursiveASTVisitor<Finder> {
     const Expr *N, *T;
     ValueTracker &VT;
+    std::optional<int64_t> TV;
     bool Found = false;
-    Finder(const Expr *N, const Expr *T, ValueTracker &VT) : N(N), T(T), VT(VT) {}
+    Finder(const Expr *N, const Expr *T, ValueTracker &VT)
+        : N(N), T(T), VT(VT), TV(VT.evaluateInt(T)) {}
+    bool divisorCovers(const Expr *M) {
+      if (sameValue(M, T, VT))
+        return true;
+      std::optional<int64_t> MV = TV && *TV > 0 ? VT.evaluateInt(M) : std::nullopt;
+      return MV && *MV > 0 && *MV % *TV == 0;
+    }
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if ((BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_RemAssign) &&
-          sameValue(BO->getLHS(), N, VT) && sameValue(BO->getRHS(), T, VT))
+          sameValue(BO->getLHS(), N, VT) && divisorCovers(BO->getRHS()))
         Found = true;
       return !Found;
     }
@@ -178,6 +199,8 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue; // Divides exactly.
     if (TV && VT.isMultipleOf(N, *TV))
       continue; // Padded to the block size where it is computed (or passed).
+    if (TV && multipleLessAConstant(N, *TV, VT))
+      continue; // (k * t - 1) / t: not an element count over the block size.
     if (testsRemainder(enclosingFunction(Div, AST), N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.

@@ -87,6 +87,27 @@ int checked(float *d, int side) {
   return 0;
 }
 
+// A test of a multiple's remainder makes the size a multiple of the block
+// too: n % 32 == 0 guarantees n % 16 == 0.
+int checkedMultiple(float *d, int n) {
+  if (n == 0 || n % 32 != 0)
+    return 1;
+  add<<<n / 16, 16>>>(d, n);
+  // Look-alike: a multiple of 32 need not be one of 64.
+  // CHECK: :[[@LINE+1]]:9: warning: grid of n / 64 blocks drops the last n % 64 elements
+  add<<<n / 64, 64>>>(d, n);
+  return 0;
+}
+
+// A multiple of the block size less a constant counts blocks, not elements:
+// (k * 64 - 1) / 64 is k - 1 blocks (Hetero-Mark's `half * +block.x - 1`).
+// Look-alike: an element count less a constant, (cols - 2) / threads below.
+void blocksLessOne(float *d, int population) {
+  dim3 block(64);
+  dim3 grid((population / 2 * +block.x - 1) / block.x);
+  add<<<grid, block>>>(d, population / 2);
+}
+
 // A test of some other remainder says nothing about this grid.
 void unrelated(float *d, int n) {
   if (n % 2 != 0)
