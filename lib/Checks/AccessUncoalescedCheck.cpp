@@ -198,6 +198,22 @@ static unsigned sectorsOf(const MemoryAccess &A) {
   return sectorsPerWarp(Size, Size);
 }
 
+const void *AccessUncoalescedCheck::bufferOf(const MemoryRoot &R) {
+  if (R.Decl || !R.Load)
+    return R.Decl;
+  llvm::FoldingSetNodeID ID;
+  R.Load->Profile(ID, Ctx.ast(), /*Canonical=*/true);
+  llvm::SmallVector<const Expr *, 2> &Same = LoadsByHash[ID.ComputeHash()];
+  for (const Expr *E : Same) {
+    llvm::FoldingSetNodeID Other;
+    E->Profile(Other, Ctx.ast(), /*Canonical=*/true);
+    if (Other == ID)
+      return E;
+  }
+  Same.push_back(R.Load);
+  return R.Load;
+}
+
 void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
@@ -214,9 +230,7 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       continue;
     if (std::optional<int64_t> C = constantStride(A))
       if (*C != 0 && (*C < 0 ? -*C : *C) <= 1024)
-        Groups[{A.Address.Root.Decl ? static_cast<const void *>(A.Address.Root.Decl)
-                                    : A.Address.Root.Load,
-                (*C < 0 ? -*C : *C)}]
+        Groups[{bufferOf(A.Address.Root), (*C < 0 ? -*C : *C)}]
             .push_back({&A, splitOffsets(A, AST)});
   }
   llvm::SmallPtrSet<const MemoryAccess *, 8> CoveredAccesses;
@@ -226,7 +240,7 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       std::vector<bool> Bytes(static_cast<size_t>(Stride), false);
       markPadding(Bytes, *A, Stride, AST);
       for (auto &[B, SpB] : Members) {
-        if (!(B->Address.Root == A->Address.Root) || !(SpB.Rest == Sp.Rest))
+        if (!sameBuffer(B->Address.Root, A->Address.Root) || !(SpB.Rest == Sp.Rest))
           continue;
         for (int64_t O : SpB.Offsets)
           for (unsigned I = 0; I < B->SizeBytes && I < Stride; ++I)
@@ -304,16 +318,15 @@ void AccessUncoalescedCheck::onEndOfTranslationUnit() {
   });
   // Candidates share their first kernel and their buffer's declaration (or
   // load): a file of thousands of kernels compares only within them.
-  auto BucketOf = [](const Site *S) {
-    const MemoryRoot &R = S->Access.Address.Root;
+  auto BucketOf = [&](const Site *S) {
     return std::make_pair(static_cast<const void *>(S->Kernels.front()),
-                          R.Decl ? static_cast<const void *>(R.Decl) : R.Load);
+                          bufferOf(S->Access.Address.Root));
   };
   std::map<std::pair<const void *, const void *>, std::vector<const Site *>> Buckets;
   for (const Site *S : Live)
     Buckets[BucketOf(S)].push_back(S);
   auto SamePattern = [&](const Site *A, const Site *B) {
-    return A->Kernels == B->Kernels && A->Access.Address.Root == B->Access.Address.Root &&
+    return A->Kernels == B->Kernels && sameBuffer(A->Access.Address.Root, B->Access.Address.Root) &&
            A->Access.SizeBytes == B->Access.SizeBytes &&
            A->Access.laneStride() == B->Access.laneStride();
   };

@@ -11,8 +11,10 @@
 
 #include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Checks/Check.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace cuda_advisor::checks {
 
@@ -40,12 +42,21 @@ private:
   };
   /// How often a thread of the kernel runs A (see Site::Weight).
   double weightOf(const analysis::MemoryAccess &A);
+  /// What identifies R's buffer: its declaration, or for a pointer loaded
+  /// from memory the first load seen of the same expression (`in->data` in
+  /// three statements is one buffer: the kernel does not change it).
+  const void *bufferOf(const analysis::MemoryRoot &R);
+  bool sameBuffer(const analysis::MemoryRoot &A, const analysis::MemoryRoot &B) {
+    return A.Space == B.Space && A.Field == B.Field && bufferOf(A) == bufferOf(B);
+  }
   void analyze(const clang::FunctionDecl *Kernel, const analysis::KernelSummary &S);
   /// S, and the other sites of its kernels that access the same buffer with
   /// the same stride (Others, in source order): one finding.
   void report(const Site &S, llvm::ArrayRef<const Site *> Others);
 
   const bool ReportSymbolic; ///< Report strides that are kernel parameters (`in[i * stride]`).
+  /// bufferOf's loads, by the hash of their profile.
+  llvm::DenseMap<unsigned, llvm::SmallVector<const clang::Expr *, 2>> LoadsByHash;
   /// Kernels launched in this TU with blocks narrower than a warp in x: a
   /// warp then spans several threadIdx.y, and the threadIdx.x stride alone
   /// says nothing about coalescing.

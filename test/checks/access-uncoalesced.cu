@@ -445,6 +445,28 @@ __global__ void pointXyz(const float *p, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = p[3 * i] + p[3 * i + 1] + p[3 * i + 2];
 }
+// The same through a pointer the kernel loads from memory in each
+// statement (`img->data`, Round 7's RGB greyscale): one buffer, and r, g, b
+// together use every byte. Look-alikes: r and g only leave a byte of three
+// unused, and another field's pointer (`img->alpha`) is another buffer.
+struct Image { unsigned char *data; unsigned char *alpha; int width; };
+__global__ void greyscale(const Image *img, unsigned char *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned char r = img->data[3 * i];
+  unsigned char g = img->data[3 * i + 1];
+  unsigned char b = img->data[3 * i + 2];
+  out[i] = (r + g + b) / 3;
+}
+__global__ void redGreen(const Image *img, unsigned char *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:21: warning: uncoalesced global load of 'img->data': consecutive threads are 3 bytes (3 elements) apart
+  unsigned char r = img->data[3 * i];
+  // CHECK: :[[@LINE+1]]:21: warning: uncoalesced global load of 'img->alpha': consecutive threads are 3 bytes (3 elements) apart
+  unsigned char g = img->alpha[3 * i + 1];
+  // CHECK: :[[@LINE+1]]:21: note: another access of 'img->alpha' with the same stride
+  unsigned char a = img->alpha[3 * i + 2];
+  out[i] = (r + g + a) / 3;
+}
 __global__ void cellDensity(const Cell *c, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of field 'density' of 'Cell': consecutive threads are 64 bytes apart (one 'Cell' each), so a warp touches 32 sectors of 32 bytes where 4 would do and 12.5% of the bytes moved are used
