@@ -702,6 +702,70 @@ bool mentions(const Stmt *S, const VarDecl *V) {
   return false;
 }
 
+namespace {
+
+/// Whether S leaves the loop: `break;`, `return ...;`, or a block ending so.
+bool endsLeavingLoop(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && endsLeavingLoop(CS->body_back());
+  return isa_and_nonnull<BreakStmt, ReturnStmt>(S);
+}
+
+/// The variables S assigns (`finished = true;`, in a block or not).
+void assignedIn(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *W = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.push_back(W);
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    for (const Stmt *C : CS->body())
+      assignedIn(C, Out);
+}
+
+bool controlsLoopImpl(const VarDecl *V, const Stmt *Loop, bool Direct) {
+  const Expr *Cond = nullptr;
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop)) {
+    Cond = F->getCond();
+    Body = F->getBody();
+  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Cond = W->getCond();
+    Body = W->getBody();
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Cond = D->getCond();
+    Body = D->getBody();
+  }
+  if (mentions(Cond, V))
+    return true;
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS)
+    return false;
+  for (const Stmt *S : CS->body())
+    if (const auto *If = dyn_cast<IfStmt>(S); If && mentions(If->getCond(), V)) {
+      if (endsLeavingLoop(If->getThen()) || endsLeavingLoop(If->getElse()))
+        return true;
+      if (Direct)
+        continue;
+      llvm::SmallVector<const VarDecl *, 2> Set;
+      assignedIn(If->getThen(), Set);
+      assignedIn(If->getElse(), Set);
+      for (const VarDecl *W : Set)
+        if (W != V && controlsLoopImpl(W, Loop, /*Direct=*/true))
+          return true;
+    }
+  return false;
+}
+
+} // namespace
+
+bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
+  return controlsLoopImpl(V, Loop, /*Direct=*/false);
+}
+
+
+
 std::optional<Induction> inductionOf(const Stmt *Loop, ValueTracker &VT) {
   if (const auto *For = dyn_cast_or_null<ForStmt>(Loop)) {
     std::optional<Induction> I = stepOf(For->getInc(), VT);

@@ -70,6 +70,11 @@ Invariance invarianceIn(const clang::Expr *E, const clang::Stmt *Loop, ValueTrac
 /// Whether S refers to V anywhere.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 
+/// V decides whether Loop goes on: it is read by the loop's condition, or by
+/// an `if` in the body that leaves the loop or sets a variable that does
+/// (`if (changes == 0) finished = true;` with `while (!finished)`).
+bool controlsLoop(const clang::VarDecl *V, const clang::Stmt *Loop);
+
 /// Combines the invariance of several expressions: any Varies wins, then Unknown.
 Invariance combine(Invariance A, Invariance B);
 
