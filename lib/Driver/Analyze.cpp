@@ -239,6 +239,187 @@ int runAnalyze(const AnalyzeOptions &Opts, const char *Argv0) {
 }
 
 namespace {
+/// What went wrong with the run's inputs, for the exit code and summary.
+struct RunTally {
+  bool InputErrors = false;
+  size_t Unreadable = 0;  ///< Sources that could not be parsed at all.
+  size_t WithErrors = 0;  ///< Sources analyzed despite compiler errors.
+  size_t BadProfiles = 0; ///< Profiles that could not be read.
+};
+
+/// --list-checks, --explain and --dump-config: the exit code, or nothing
+/// when none of them is asked for.
+std::optional<int> runInformational(const AnalyzeOptions &Opts, const Config &Cfg,
+                                    StringRef DocsDir) {
+  const std::vector<CheckInfo> &Known = allRules();
+  if (Opts.ListChecks) {
+    GlobList Enabled(Cfg.Checks);
+    if (Opts.Format == "markdown") {
+      outs() << checksIndexMarkdown(Enabled);
+      return ExitClean;
+    }
+    outs() << "Enabled checks:\n";
+    for (const CheckInfo &C : Known)
+      if (Enabled.contains(C.Id))
+        outs() << "    " << left_justify(C.Id, 32) << " " << C.Summary << "\n";
+    return ExitClean;
+  }
+  if (!Opts.Explain.empty()) {
+    auto It = llvm::find_if(Known, [&](const CheckInfo &C) { return C.Id == Opts.Explain; });
+    if (It == Known.end()) {
+      error("no check named '" + Opts.Explain + "' (see --list-checks)");
+      return ExitInputError;
+    }
+    std::string Doc = report::readCheckDoc(DocsDir, Opts.Explain);
+    if (Doc.empty()) {
+      error(Opts.Explain + ": its documentation is not installed (looked in " + DocsDir + ")");
+      return ExitInputError;
+    }
+    outs() << Doc;
+    return ExitClean;
+  }
+  if (Opts.DumpConfig) {
+    // Every option of every check with its value (clang-tidy prints those
+    // of the enabled checks only; a disabled check's options matter once
+    // it is enabled in a subdirectory).
+    Config Effective = Cfg;
+    Effective.Options = withDefaults(Cfg.Options);
+    outs() << dumpConfig(Effective);
+    return ExitClean;
+  }
+
+  return std::nullopt;
+}
+
+/// Parses CxxSources and runs the checks; their findings go to Findings,
+/// their files and errors to Report and T. False on an error that ends the
+/// run (the compile database cannot be read).
+bool analyzeSources(const AnalyzeOptions &Opts, const std::vector<std::string> &CxxSources,
+                    const RunConfigs &Configs, const std::string &ResourceDir,
+                    uint64_t CacheBytes, const char *Argv0, report::ReportContext &Report,
+                    std::vector<Finding> &Findings, RunTally &T) {
+  frontend::RunnerOptions RO;
+  RO.BuildPath = Opts.BuildPath;
+  RO.FixedFlags = Opts.FixedFlags;
+  RO.CudaPath = Opts.CudaPath;
+  RO.Jobs = Opts.Jobs;
+  RO.Verbose = Opts.Verbose;
+  RO.Setup.ResourceDir = ResourceDir;
+  RO.Setup.ExtraArgs = Opts.ExtraArgs;
+  RO.Setup.ExtraArgsBefore = Opts.ExtraArgsBefore;
+  RO.Setup.DevicePass = Opts.DevicePass;
+  // "[N/M] file" as each file is done, on a terminal only (run-clang-tidy).
+  if (CxxSources.size() > 1 && sys::Process::StandardErrIsDisplayed())
+    RO.OnFileDone = [&](size_t, size_t Done, const frontend::FileResult &R) {
+      errs() << "[" << Done << "/" << CxxSources.size() << "] " << R.File << "\n";
+    };
+  std::unique_ptr<ResultCache> Cache =
+      openResultCache(Opts, CacheBytes, Configs, ResourceDir, Argv0);
+  RO.Cache = Cache.get();
+  frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
+                                          bool DevicePass) {
+    return checks::makeCheckConsumer(Configs.forFile(R.File), R.Findings, ResourceDir,
+                                     DevicePass);
+  };
+  auto Results = frontend::runOnFiles(CxxSources, RO, Factory);
+  if (!Results) {
+    error(toString(Results.takeError()));
+    return false;
+  }
+  bool SaidBundled = false;
+  for (frontend::FileResult &R : *Results) {
+    Report.Sources.push_back(R.File);
+    for (const std::string &M : R.Messages) {
+      if (M == "@bundled") {
+        if (!SaidBundled)
+          note("no CUDA installation found (tried --cuda-path, CUDA_PATH, CUDA_HOME, the "
+               "compile command's nvcc and /usr/local/cuda): parsing against the bundled "
+               "CUDA declarations");
+        SaidBundled = true;
+        continue;
+      }
+      note(R.File + ": " + M);
+    }
+    if (R.InputError) {
+      error(R.File + ": " + R.ErrorMessage);
+      Report.Errors.push_back({R.File, R.ErrorMessage});
+      T.InputErrors = true;
+      ++T.Unreadable;
+      continue;
+    }
+    if (R.ParseErrors) {
+      error(R.File + ": the file has compiler errors; findings come from what Clang could "
+                     "recover:");
+      errs() << R.CompilerErrors;
+      Report.Errors.push_back({R.File, "compiler errors"});
+      T.InputErrors = true;
+      ++T.WithErrors;
+    }
+    std::move(R.Findings.begin(), R.Findings.end(), std::back_inserter(Findings));
+  }
+  // After the files' own notes (--verbose says hit or miss for each).
+  if (Cache) {
+    if (Cache->stats().Stored)
+      Cache->trim();
+    ResultCache::Stats S = Cache->stats();
+    if (Opts.CacheStats || Opts.Verbose) {
+      std::string Line = "result cache: " + std::to_string(S.Hits) +
+                         (S.Hits == 1 ? " hit, " : " hits, ") + std::to_string(S.Misses) +
+                         (S.Misses == 1 ? " miss, " : " misses, ") +
+                         std::to_string(S.Stored) + " stored";
+      if (S.StoreFailures)
+        Line += ", " + std::to_string(S.StoreFailures) + " not stored";
+      if (S.Evicted)
+        Line += ", " + std::to_string(S.Evicted) + " evicted";
+      note(Line);
+    }
+  } else if (Opts.CacheStats) {
+    note(Opts.NoCache ? "result cache: not used (--no-cache)"
+                      : "result cache: not used (no --cache-dir or CUDA_ADVISOR_CACHE_DIR)");
+  }
+  return true;
+}
+
+/// Reads the profiles, symbolizes and maps their stacks, and ranks Findings
+/// with them (appending the runtime rules' findings); unreadable profiles go
+/// to Report and T.
+void rankWithProfiles(const AnalyzeOptions &Opts, const Config &Cfg,
+                      const rank::RankOptions &RankOpts, report::OutputFormat Format,
+                      profile::SourcePathMap &PathMap, report::ReportContext &Report,
+                      std::vector<Finding> &Findings, RunTally &T) {
+  profile::Profile Merged;
+  for (const std::string &P : Opts.Profiles) {
+    auto Read = profile::readProfile(P);
+    if (!Read) {
+      std::string Why = toString(Read.takeError());
+      error(Why);
+      Report.Errors.push_back({P, Why});
+      T.InputErrors = true;
+      ++T.BadProfiles;
+      continue;
+    }
+    Merged.merge(std::move(*Read));
+  }
+  if (!Merged.Processes.empty()) {
+    // Host stacks to file:line first: the join compares call sites.
+    profile::SymbolizeOptions SymOpts;
+    SymOpts.BinaryPaths = Opts.BinaryPaths;
+    profile::SymbolizeResult Sym = profile::symbolizeStacks(Merged, SymOpts);
+    // Paths of another machine (or checkout) become the sources here.
+    PathMap.Sources = Report.Sources;
+    if (!Opts.BuildPath.empty())
+      llvm::append_range(PathMap.Sources, frontend::compileDatabaseFiles(Opts.BuildPath));
+    profile::mapSourcePaths(Merged, PathMap);
+    // Only the HTML report draws the timeline.
+    TimelineChart Chart;
+    bool Draw = Format == report::OutputFormat::Html;
+    Report.Summary = rank::rankFindings(Findings, Merged, Cfg, RankOpts, Draw ? &Chart : nullptr);
+    if (Draw && !Chart.Panels.empty())
+      Report.Timeline = std::move(Chart);
+    llvm::append_range(Report.Summary->Warnings, Sym.Warnings);
+  }
+}
+
 int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   // Whole-database mode (run-clang-tidy): -p and no files.
   auto Listed = sourcesToAnalyze(Opts);
@@ -280,41 +461,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   sys::path::append(DocsDir, "docs", "checks");
   const std::vector<CheckInfo> &Known = allRules();
 
-  if (Opts.ListChecks) {
-    GlobList Enabled(Cfg.Checks);
-    if (Opts.Format == "markdown") {
-      outs() << checksIndexMarkdown(Enabled);
-      return ExitClean;
-    }
-    outs() << "Enabled checks:\n";
-    for (const CheckInfo &C : Known)
-      if (Enabled.contains(C.Id))
-        outs() << "    " << left_justify(C.Id, 32) << " " << C.Summary << "\n";
-    return ExitClean;
-  }
-  if (!Opts.Explain.empty()) {
-    auto It = llvm::find_if(Known, [&](const CheckInfo &C) { return C.Id == Opts.Explain; });
-    if (It == Known.end()) {
-      error("no check named '" + Opts.Explain + "' (see --list-checks)");
-      return ExitInputError;
-    }
-    std::string Doc = report::readCheckDoc(DocsDir, Opts.Explain);
-    if (Doc.empty()) {
-      error(Opts.Explain + ": its documentation is not installed (looked in " + DocsDir + ")");
-      return ExitInputError;
-    }
-    outs() << Doc;
-    return ExitClean;
-  }
-  if (Opts.DumpConfig) {
-    // Every option of every check with its value (clang-tidy prints those
-    // of the enabled checks only; a disabled check's options matter once
-    // it is enabled in a subdirectory).
-    Config Effective = Cfg;
-    Effective.Options = withDefaults(Cfg.Options);
-    outs() << dumpConfig(Effective);
-    return ExitClean;
-  }
+  if (std::optional<int> Exit = runInformational(Opts, Cfg, DocsDir))
+    return *Exit;
 
   // A shard may be empty (more shards than files): its report is empty too.
   if (Sources.empty() && Opts.Profiles.empty() && !ShardSpec && !Opts.Merge) {
@@ -396,10 +544,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     return ExitInputError;
   }
 
-  bool InputErrors = false;
-  size_t Unreadable = 0;    // Sources that could not be parsed at all.
-  size_t WithErrors = 0;    // Sources analyzed despite compiler errors.
-  size_t BadProfiles = 0;   // Profiles that could not be read.
+  RunTally Tally;
   report::ReportContext Report;
   Report.ToolVersion = CUDA_ADVISOR_VERSION;
   Report.Checks = Known;
@@ -430,8 +575,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
     // The shards' input errors are the merged run's: it exits 2 as one run
     // over all the files would.
     for (report::InputError &E : Merged->Errors) {
-      (E.Message == "compiler errors" ? WithErrors : Unreadable) += 1;
-      InputErrors = true;
+      (E.Message == "compiler errors" ? Tally.WithErrors : Tally.Unreadable) += 1;
+      Tally.InputErrors = true;
       Report.Errors.push_back(std::move(E));
     }
   }
@@ -449,8 +594,8 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       std::string Why = sys::fs::exists(S) ? "not a regular file" : "no such file";
       error(S + ": " + Why);
       Report.Errors.push_back({S, Why});
-      InputErrors = true;
-      ++Unreadable;
+      Tally.InputErrors = true;
+      ++Tally.Unreadable;
       continue;
     }
     SmallString<256> Absolute(S);
@@ -464,123 +609,15 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   }
 
   // The sources.
-  if (!CxxSources.empty()) {
-    frontend::RunnerOptions RO;
-    RO.BuildPath = Opts.BuildPath;
-    RO.FixedFlags = Opts.FixedFlags;
-    RO.CudaPath = Opts.CudaPath;
-    RO.Jobs = Opts.Jobs;
-    RO.Verbose = Opts.Verbose;
-    RO.Setup.ResourceDir = ResourceDir;
-    RO.Setup.ExtraArgs = Opts.ExtraArgs;
-    RO.Setup.ExtraArgsBefore = Opts.ExtraArgsBefore;
-    RO.Setup.DevicePass = Opts.DevicePass;
-    // "[N/M] file" as each file is done, on a terminal only (run-clang-tidy).
-    if (CxxSources.size() > 1 && sys::Process::StandardErrIsDisplayed())
-      RO.OnFileDone = [&](size_t, size_t Done, const frontend::FileResult &R) {
-        errs() << "[" << Done << "/" << CxxSources.size() << "] " << R.File << "\n";
-      };
-    std::unique_ptr<ResultCache> Cache =
-        openResultCache(Opts, CacheBytes, *Configs, ResourceDir, Argv0);
-    RO.Cache = Cache.get();
-    frontend::ConsumerFactory Factory = [&](clang::CompilerInstance &, frontend::FileResult &R,
-                                            bool DevicePass) {
-      return checks::makeCheckConsumer(Configs->forFile(R.File), R.Findings, ResourceDir,
-                                       DevicePass);
-    };
-    auto Results = frontend::runOnFiles(CxxSources, RO, Factory);
-    if (!Results) {
-      error(toString(Results.takeError()));
-      return ExitInputError;
-    }
-    bool SaidBundled = false;
-    for (frontend::FileResult &R : *Results) {
-      Report.Sources.push_back(R.File);
-      for (const std::string &M : R.Messages) {
-        if (M == "@bundled") {
-          if (!SaidBundled)
-            note("no CUDA installation found (tried --cuda-path, CUDA_PATH, CUDA_HOME, the "
-                 "compile command's nvcc and /usr/local/cuda): parsing against the bundled "
-                 "CUDA declarations");
-          SaidBundled = true;
-          continue;
-        }
-        note(R.File + ": " + M);
-      }
-      if (R.InputError) {
-        error(R.File + ": " + R.ErrorMessage);
-        Report.Errors.push_back({R.File, R.ErrorMessage});
-        InputErrors = true;
-        ++Unreadable;
-        continue;
-      }
-      if (R.ParseErrors) {
-        error(R.File + ": the file has compiler errors; findings come from what Clang could "
-                       "recover:");
-        errs() << R.CompilerErrors;
-        Report.Errors.push_back({R.File, "compiler errors"});
-        InputErrors = true;
-        ++WithErrors;
-      }
-      std::move(R.Findings.begin(), R.Findings.end(), std::back_inserter(Findings));
-    }
-    // After the files' own notes (--verbose says hit or miss for each).
-    if (Cache) {
-      if (Cache->stats().Stored)
-        Cache->trim();
-      ResultCache::Stats S = Cache->stats();
-      if (Opts.CacheStats || Opts.Verbose) {
-        std::string Line = "result cache: " + std::to_string(S.Hits) +
-                           (S.Hits == 1 ? " hit, " : " hits, ") + std::to_string(S.Misses) +
-                           (S.Misses == 1 ? " miss, " : " misses, ") +
-                           std::to_string(S.Stored) + " stored";
-        if (S.StoreFailures)
-          Line += ", " + std::to_string(S.StoreFailures) + " not stored";
-        if (S.Evicted)
-          Line += ", " + std::to_string(S.Evicted) + " evicted";
-        note(Line);
-      }
-    } else if (Opts.CacheStats) {
-      note(Opts.NoCache ? "result cache: not used (--no-cache)"
-                        : "result cache: not used (no --cache-dir or CUDA_ADVISOR_CACHE_DIR)");
-    }
-  }
+  if (!CxxSources.empty() &&
+      !analyzeSources(Opts, CxxSources, *Configs, ResourceDir, CacheBytes, Argv0, Report, Findings,
+                      Tally))
+    return ExitInputError;
   sortAndUniqueFindings(Findings);
 
   // The profiles.
-  if (!Opts.Profiles.empty()) {
-    profile::Profile Merged;
-    for (const std::string &P : Opts.Profiles) {
-      auto Read = profile::readProfile(P);
-      if (!Read) {
-        std::string Why = toString(Read.takeError());
-        error(Why);
-        Report.Errors.push_back({P, Why});
-        InputErrors = true;
-        ++BadProfiles;
-        continue;
-      }
-      Merged.merge(std::move(*Read));
-    }
-    if (!Merged.Processes.empty()) {
-      // Host stacks to file:line first: the join compares call sites.
-      profile::SymbolizeOptions SymOpts;
-      SymOpts.BinaryPaths = Opts.BinaryPaths;
-      profile::SymbolizeResult Sym = profile::symbolizeStacks(Merged, SymOpts);
-      // Paths of another machine (or checkout) become the sources here.
-      PathMap.Sources = Report.Sources;
-      if (!Opts.BuildPath.empty())
-        llvm::append_range(PathMap.Sources, frontend::compileDatabaseFiles(Opts.BuildPath));
-      profile::mapSourcePaths(Merged, PathMap);
-      // Only the HTML report draws the timeline.
-      TimelineChart Chart;
-      bool Draw = *Format == report::OutputFormat::Html;
-      Report.Summary = rank::rankFindings(Findings, Merged, Cfg, RankOpts, Draw ? &Chart : nullptr);
-      if (Draw && !Chart.Panels.empty())
-        Report.Timeline = std::move(Chart);
-      llvm::append_range(Report.Summary->Warnings, Sym.Warnings);
-    }
-  }
+  if (!Opts.Profiles.empty())
+    rankWithProfiles(Opts, Cfg, RankOpts, *Format, PathMap, Report, Findings, Tally);
 
   size_t HiddenCold = 0;
   if (!ForMerge) {
@@ -595,10 +632,10 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   // The report. A run that could read none of its inputs keeps an existing
   // output file as it was; otherwise the report (which records the inputs
   // that failed) replaces it once it is completely written.
-  bool NothingRead = !Opts.Merge && Unreadable == Sources.size() &&
-                     BadProfiles == Opts.Profiles.size();
+  bool NothingRead = !Opts.Merge && Tally.Unreadable == Sources.size() &&
+                     Tally.BadProfiles == Opts.Profiles.size();
   std::unique_ptr<OutputFile> File;
-  if (!Opts.Output.empty() && Opts.Output != "-" && !(NothingRead && InputErrors)) {
+  if (!Opts.Output.empty() && Opts.Output != "-" && !(NothingRead && Tally.InputErrors)) {
     auto Created = OutputFile::create(Opts.Output, "the report");
     if (!Created) {
       error(toString(Created.takeError()));
@@ -629,13 +666,13 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
   if (!Opts.ExportFixes.empty())
     if (Error E = report::exportFixes(Opts.ExportFixes, Findings)) {
       error(toString(std::move(E)));
-      InputErrors = true;
+      Tally.InputErrors = true;
     }
   if (Opts.Fix) {
     report::FixOutcome Fixed;
     if (Error E = report::applyFixesInPlace(Findings, Fixed)) {
       error(toString(std::move(E)));
-      InputErrors = true;
+      Tally.InputErrors = true;
     }
     for (const std::string &Skip : Fixed.Skipped)
       WithColor::warning(errs(), "cuda-advisor") << Skip << "\n";
@@ -651,15 +688,15 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       ++Failing;
   // No summary when no source could be read at all: the errors say it all.
   size_t SourceCount = Opts.Merge ? MergedSources : Sources.size();
-  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Unreadable < SourceCount) {
+  if (!Opts.Quiet && *Format == report::OutputFormat::Text && Tally.Unreadable < SourceCount) {
     SmallVector<std::string, 3> Problems;
-    if (WithErrors)
-      Problems.push_back(std::to_string(WithErrors) + " with compiler errors");
-    if (Unreadable)
-      Problems.push_back(std::to_string(Unreadable) + " not analyzed");
-    if (BadProfiles)
-      Problems.push_back(std::to_string(BadProfiles) +
-                         (BadProfiles == 1 ? " profile not read" : " profiles not read"));
+    if (Tally.WithErrors)
+      Problems.push_back(std::to_string(Tally.WithErrors) + " with compiler errors");
+    if (Tally.Unreadable)
+      Problems.push_back(std::to_string(Tally.Unreadable) + " not analyzed");
+    if (Tally.BadProfiles)
+      Problems.push_back(std::to_string(Tally.BadProfiles) +
+                         (Tally.BadProfiles == 1 ? " profile not read" : " profiles not read"));
     errs() << Findings.size() << (Findings.size() == 1 ? " finding" : " findings") << " in "
            << SourceCount << (SourceCount == 1 ? " file" : " files");
     if (!Problems.empty())
@@ -668,7 +705,7 @@ int analyzeAndReport(const AnalyzeOptions &Opts, const char *Argv0) {
       errs() << "; " << HiddenCold << " off the hot path not shown (--show-cold)";
     errs() << ".\n";
   }
-  if (InputErrors)
+  if (Tally.InputErrors)
     return ExitInputError;
   return Failing ? ExitFindings : ExitClean;
 }
