@@ -1,6 +1,7 @@
 //===- LaunchBlockSizeCheck.cpp - launch-block-size ------------------------===//
 #include "LaunchBlockSizeCheck.h"
 #include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -217,8 +218,37 @@ namespace {
 /// deep) does that tells a serial kernel from a one-shot one.
 struct SerialScan : RecursiveASTVisitor<SerialScan> {
   bool Loops = false, Prints = false, ReadsBlockIdx = false;
+  /// A latency measurement, serial by design: the kernel reads the clock
+  /// (clock(), clock64(), %clock or %globaltimer in asm), or walks a chain
+  /// of dependent loads (`j = next[j]`, `p = *p`, `n = n->next`).
+  bool ReadsClock = false, ChasesPointers = false;
   unsigned Depth = 3;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+    StringRef Text = A->getAsmString()->getString();
+    ReadsClock |= Text.contains("clock") || Text.contains("globaltimer");
+    return true;
+  }
+  /// `V = <a load whose address mentions V>`.
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign)
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V)
+      return true;
+    const Expr *R = BO->getRHS()->IgnoreParenCasts();
+    const Expr *Address = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(R))
+      Address = AS->getIdx();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(R); UO && UO->getOpcode() == UO_Deref)
+      Address = UO->getSubExpr();
+    else if (const auto *ME = dyn_cast<MemberExpr>(R); ME && ME->isArrow())
+      Address = ME->getBase();
+    ChasesPointers |= Address && analysis::mentions(Address, V);
+    return true;
+  }
 
   bool VisitStmt(Stmt *S) {
     Loops |= isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
@@ -235,6 +265,8 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
       return true;
     if (FD->getIdentifier() && (FD->getName() == "printf" || FD->getName() == "vprintf"))
       Prints = true;
+    if (FD->getIdentifier() && (FD->getName() == "clock" || FD->getName() == "clock64"))
+      ReadsClock = true;
     const FunctionDecl *Def = FD->getDefinition();
     if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second &&
         !FD->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation())) {
@@ -250,7 +282,8 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
 /// A launch of one thread per block. Over a grid of one block the kernel is
 /// serial: a loop in it runs on one GPU thread, which no block size fixes
 /// (the work must be spread over threads); a kernel without a loop, or one
-/// that only prints, is set-up or debugging and gets no finding. Over many
+/// that only prints, is set-up or debugging and gets no finding, and so is a
+/// latency probe (it reads the clock or chases pointers). Over many
 /// blocks, every block is a warp with one lane of 32 active.
 static std::optional<std::string> oneThreadMessage(const LaunchSite &Site,
                                                    std::optional<int64_t> Blocks) {
@@ -263,6 +296,8 @@ static std::optional<std::string> oneThreadMessage(const LaunchSite &Site,
   if ((Blocks && *Blocks == 1) || (!Blocks && !Scan.ReadsBlockIdx)) {
     if (!Scan.Loops || Scan.Prints)
       return std::nullopt; // Set-up of a few values, or a debug print.
+    if (Scan.ReadsClock || Scan.ChasesPointers)
+      return std::nullopt; // A latency measurement: one thread is the point.
     return "a single thread runs '" + Name + "' (one block of one thread): its loops run "
            "serially on one GPU thread, which no block size fixes; spread the work over "
            "threads (one thread per element, a grid-stride loop, or a parallel reduction "

@@ -203,7 +203,33 @@ __global__ void debugPrint(const float *x, int n) {
     printf("%f\n", x[i]);
 }
 __global__ void perBlock(float *x) { x[blockIdx.x] *= 2.0f; }
+// Latency probes: serial on purpose (a pointer chase, a clock spin). The
+// look-alike walks an index array without depending on what it loads.
+__global__ void pointerChase(const int *next, int *sink, int steps) {
+  int j = 0;
+  for (int i = 0; i < steps; ++i)
+    j = next[j];
+  *sink = j;
+}
+__global__ void clockSpin(long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+__global__ void gather(const int *idx, const float *x, float *out, int n) {
+  float s = 0;
+  int j = 0;
+  for (int i = 0; i < n; ++i) {
+    j = idx[i];
+    s += x[j];
+  }
+  *out = s;
+}
 void singleThread(float *x, float *out, int *counters, int n) {
+  pointerChase<<<1, 1>>>(counters, counters, n);
+  clockSpin<<<1, 1>>>(1000);
+  // CHECK: :[[@LINE+1]]:15: warning: a single thread runs 'gather' (one block of one thread)
+  gather<<<1, 1>>>(counters, x, out, n);
   // CHECK: :[[@LINE+1]]:18: warning: a single thread runs 'serialSum' (one block of one thread): its loops run serially on one GPU thread, which no block size fixes; spread the work over threads (one thread per element, a grid-stride loop, or a parallel reduction for a sum) [launch-block-size]
   serialSum<<<1, 1>>>(x, out, n);
   initCounters<<<1, 1>>>(counters, out);
