@@ -132,6 +132,7 @@ bool continuesLoop(const Stmt *S) {
 }
 
 const Stmt *loopBody(const Stmt *Loop); // Defined below.
+const Expr *loopCondition(const Stmt *Loop); // Defined below.
 
 bool isSetDevice(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() && FD->getName() == "cudaSetDevice";
@@ -505,6 +506,16 @@ const Stmt *loopBody(const Stmt *Loop) {
   return nullptr;
 }
 
+const Expr *loopCondition(const Stmt *Loop) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    return F->getCond();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return W->getCond();
+  if (const auto *D = dyn_cast<DoStmt>(Loop))
+    return D->getCond();
+  return nullptr;
+}
+
 /// A linear function of the iteration number: C + SymScale * Sym per iteration.
 struct Linear {
   int64_t C = 0;
@@ -725,19 +736,8 @@ void assignedIn(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
 }
 
 bool controlsLoopImpl(const VarDecl *V, const Stmt *Loop, bool Direct) {
-  const Expr *Cond = nullptr;
-  const Stmt *Body = nullptr;
-  if (const auto *F = dyn_cast<ForStmt>(Loop)) {
-    Cond = F->getCond();
-    Body = F->getBody();
-  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
-    Cond = W->getCond();
-    Body = W->getBody();
-  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
-    Cond = D->getCond();
-    Body = D->getBody();
-  }
-  if (mentions(Cond, V))
+  const Stmt *Body = loopBody(Loop);
+  if (mentions(loopCondition(Loop), V))
     return true;
   const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
   if (!CS)

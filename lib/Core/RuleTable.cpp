@@ -128,20 +128,23 @@ CheckOptions withDefaults(const CheckOptions &Opts) {
   return Out;
 }
 
-std::vector<StringRef> coveringChecks(StringRef RuleId) {
+namespace {
+/// The Other column of the rows of Rows that belong to Rule.
+std::vector<StringRef> othersOf(const std::vector<Row> &Rows, StringRef Rule) {
   std::vector<StringRef> Out;
-  for (const Row &R : table().Covers)
-    if (R.Rule == RuleId)
+  for (const Row &R : Rows)
+    if (R.Rule == Rule)
       Out.push_back(R.Other);
   return Out;
 }
+} // namespace
+
+std::vector<StringRef> coveringChecks(StringRef RuleId) {
+  return othersOf(table().Covers, RuleId);
+}
 
 std::vector<StringRef> producedEvidence(StringRef RuleId) {
-  std::vector<StringRef> Out;
-  for (const Row &R : table().Produces)
-    if (R.Rule == RuleId)
-      Out.push_back(R.Other);
-  return Out;
+  return othersOf(table().Produces, RuleId);
 }
 
 bool producesEvidence(StringRef RuleId, StringRef Name) {
@@ -150,11 +153,7 @@ bool producesEvidence(StringRef RuleId, StringRef Name) {
 }
 
 std::vector<StringRef> apiFamilies(StringRef CheckId) {
-  std::vector<StringRef> Out;
-  for (const Row &R : table().Families)
-    if (R.Rule == CheckId)
-      Out.push_back(R.Other);
-  return Out;
+  return othersOf(table().Families, CheckId);
 }
 
 std::string checksIndexMarkdown(const GlobList &Enabled) {
