@@ -106,6 +106,101 @@ static bool multipleLessAConstant(const Expr *N, int64_t T, ValueTracker &VT) {
   return C && *C > 0 && *C < T && VT.isMultipleOf(BO->getLHS(), T);
 }
 
+/// `(n + k - 1) * s`: a rounded count scaled by a factor (CGBN's
+/// `(count + IPB - 1) * tpi / threads` with IPB = threads / tpi, i.e.
+/// ceil(count / IPB) blocks of IPB instances of tpi threads). A product with an
+/// additive factor is taken as rounded, as an additive dividend is.
+static bool isScaledSum(const Expr *E, ASTContext &Ctx) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  return BO && BO->getOpcode() == BO_Mul &&
+         (isAdditive(BO->getLHS(), Ctx) || isAdditive(BO->getRHS(), Ctx));
+}
+
+/// Where a value is stored: a variable, an element of an array variable at a
+/// constant index (`work[0]`), or a field (`p.n`); with no constant index,
+/// Index is empty and the key stands for every element.
+struct Storage {
+  const ValueDecl *Decl = nullptr;
+  std::optional<int64_t> Index;
+  bool operator==(const Storage &O) const { return Decl == O.Decl && Index == O.Index; }
+};
+
+static Storage storageOf(const Expr *E, ValueTracker &VT) {
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return {DRE->getDecl(), std::nullopt};
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return {ME->getMemberDecl(), std::nullopt};
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    Storage S = storageOf(AS->getBase(), VT);
+    if (S.Decl)
+      S.Index = VT.evaluateInt(AS->getIdx());
+    return S;
+  }
+  return {};
+}
+
+/// Every assignment in F to the storage of N: `n = ...` and `work[d] = ...`
+/// (an element written at an index that is not constant may be any element).
+static SmallVector<const BinaryOperator *, 4> assignmentsTo(const FunctionDecl *F, const Expr *N,
+                                                            ValueTracker &VT) {
+  SmallVector<const BinaryOperator *, 4> Out;
+  Storage Key = storageOf(N, VT);
+  if (!F || !F->hasBody() || !Key.Decl)
+    return Out;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    Storage Key;
+    ValueTracker &VT;
+    SmallVector<const BinaryOperator *, 4> &Out;
+    Finder(Storage Key, ValueTracker &VT, SmallVector<const BinaryOperator *, 4> &Out)
+        : Key(Key), VT(VT), Out(Out) {}
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() != BO_Assign)
+        return true;
+      Storage S = storageOf(BO->getLHS(), VT);
+      if (S.Decl == Key.Decl && (!S.Index || !Key.Index || *S.Index == *Key.Index))
+        Out.push_back(BO);
+      return true;
+    }
+  } Fn(Key, VT, Out);
+  Fn.TraverseStmt(F->getBody());
+  return Out;
+}
+
+/// N is set by a helper that is given the divisor, `work[0] =
+/// round_amount_of_work(work[0], threads[0])`, `n = align_up(n, block)`: a
+/// function of the count and the block size written back to the count rounds
+/// it to a multiple (min and max aside).
+static bool roundedByHelper(const FunctionDecl *F, const Expr *N, const Expr *T, ValueTracker &VT) {
+  Storage TKey = storageOf(T, VT);
+  for (const BinaryOperator *A : assignmentsTo(F, N, VT)) {
+    const auto *Call = dyn_cast<CallExpr>(strip(A->getRHS()));
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !Callee->getIdentifier())
+      continue;
+    StringRef Name = Callee->getName();
+    if (Name.contains_insensitive("min") || Name.contains_insensitive("max"))
+      continue;
+    for (const Expr *Arg : Call->arguments())
+      if (sameValue(Arg, T, VT) || (TKey.Decl && storageOf(Arg, VT) == TKey))
+        return true;
+  }
+  return false;
+}
+
+/// The block size is 1 where the grid is set: every assignment to T's storage
+/// in F stores a constant of at most 1 (`threads[1] = 1;`).
+static bool blockIsOne(const FunctionDecl *F, const Expr *T, ValueTracker &VT) {
+  Storage Key = storageOf(T, VT);
+  if (!Key.Decl || !Key.Index)
+    return false;
+  SmallVector<const BinaryOperator *, 4> Writes = assignmentsTo(F, T, VT);
+  return !Writes.empty() && llvm::all_of(Writes, [&](const BinaryOperator *A) {
+    std::optional<int64_t> V = VT.evaluateInt(A->getRHS());
+    return V && *V <= 1;
+  });
+}
+
 /// The kernel reads gridDim: a grid-stride loop covers any n with any grid.
 static bool readsGridDim(const FunctionDecl *Kernel) {
   const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
@@ -187,7 +282,7 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Div || Div->getOpcode() != BO_Div || !Div->getType()->isIntegerType())
       continue;
     const Expr *N = Div->getLHS(), *T = Div->getRHS();
-    if (isAdditive(N, AST))
+    if (isAdditive(N, AST) || isScaledSum(N, AST))
       continue;
     const Expr *B = blockComponent(Site->Block, I, VT);
     if ((!B || !sameValue(T, B, VT)) && !isBlockMember(T, Site->Block, I))
@@ -201,7 +296,10 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue; // Padded to the block size where it is computed (or passed).
     if (TV && multipleLessAConstant(N, *TV, VT))
       continue; // (k * t - 1) / t: not an element count over the block size.
-    if (testsRemainder(enclosingFunction(Div, AST), N, T, VT) ||
+    const FunctionDecl *Where = enclosingFunction(Div, AST);
+    if (roundedByHelper(Where, N, T, VT) || blockIsOne(Where, T, VT))
+      continue; // Rounded by a helper, or one thread per block.
+    if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.
     std::string NText = textOf(N, AST), TText = textOf(T, AST);

@@ -197,3 +197,41 @@ void interior(float *d, int rows, int cols, int threads) {
   add<<<(cols + 256 - 1 - 0) / 256, 256>>>(d, cols);
   add<<<(cols - threads) / 256, 256>>>(d, cols);
 }
+
+// Rounded in other forms. A helper given the count and the block size writes
+// the count back (`work[0] = round_up(work[0], threads[0])`): the count is a
+// multiple of the block size. A rounded count scaled by a factor,
+// `(count + ipb - 1) * tpi / threads` with ipb = threads / tpi, is the
+// rounding idiom in instance units. A dimension whose block size is set to 1
+// where the grid is made divides exactly. Look-alikes: min/max written back,
+// a helper that is not given the block size, a block size set to 1 in one
+// dimension and to 4 in another, and a scaled difference.
+size_t round_up(size_t n, size_t t) { return (n + t - 1) / t * t; }
+size_t clamp_count(size_t n, size_t limit);
+size_t min_of(size_t a, size_t b) { return a < b ? a : b; }
+void otherForms(float *d, size_t count, size_t tpi, size_t limit, int rows) {
+  size_t work[3], threads[3];
+  work[0] = count;
+  work[1] = rows;
+  work[2] = rows;
+  threads[0] = 32;
+  threads[1] = 1;
+  threads[2] = 4;
+  work[0] = round_up(work[0], threads[0]);
+  // CHECK: :[[@LINE+1]]:57: warning: grid of work[2] / threads[2] blocks drops the last work[2] % threads[2] elements
+  dim3 grid(work[0] / threads[0], work[1] / threads[1], work[2] / threads[2]);
+  dim3 block(threads[0], threads[1], threads[2]);
+  add<<<grid, block>>>(d, count);
+
+  int t = 128, ipb = t / tpi, blocks = (count + ipb - 1) * tpi / t;
+  add<<<blocks, t>>>(d, count);
+  // CHECK: :[[@LINE+1]]:9: warning: grid of (count - 2) * tpi / t blocks drops the last
+  add<<<(count - 2) * tpi / t, t>>>(d, count);
+
+  size_t m = min_of(count, 256);
+  // CHECK: :[[@LINE+1]]:9: warning: grid of m / 256 blocks drops the last m % 256 elements
+  add<<<m / 256, 256>>>(d, m);
+  size_t c = clamp_count(count, limit);
+  // CHECK: :[[@LINE+1]]:9: warning: grid of c / 256 blocks drops the last c % 256 elements
+  add<<<c / 256, 256>>>(d, c);
+}
