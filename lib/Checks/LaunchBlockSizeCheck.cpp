@@ -222,6 +222,9 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
   /// (clock(), clock64(), %clock or %globaltimer in asm), or walks a chain
   /// of dependent loads (`j = next[j]`, `p = *p`, `n = n->next`).
   bool ReadsClock = false, ChasesPointers = false;
+  /// A wait: a loop that spins on a volatile flag another agent writes
+  /// (`while (!*latch)`), one thread holding the GPU until the host says go.
+  bool SpinsOnFlag = false;
   unsigned Depth = 3;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
 
@@ -252,7 +255,27 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
 
   bool VisitStmt(Stmt *S) {
     Loops |= isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+    const Expr *Cond = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(S))
+      Cond = W->getCond();
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      Cond = D->getCond();
+    else if (const auto *F = dyn_cast<ForStmt>(S))
+      Cond = F->getCond();
+    SpinsOnFlag |= Cond && readsVolatile(Cond);
     return true;
+  }
+  /// A volatile object read in E (`while (!*latch)` on a `volatile int *`).
+  static bool readsVolatile(const Expr *E) {
+    if (!E)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    if (E->isGLValue() && E->getType().isVolatileQualified())
+      return true;
+    for (const Stmt *C : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(C); CE && readsVolatile(CE))
+        return true;
+    return false;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -265,7 +288,14 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
       return true;
     if (FD->getIdentifier() && (FD->getName() == "printf" || FD->getName() == "vprintf"))
       Prints = true;
-    if (FD->getIdentifier() && (FD->getName() == "clock" || FD->getName() == "clock64"))
+    if (FD->getIdentifier() &&
+        llvm::is_contained({"clock", "clock64", "__nanosleep"}, FD->getName()))
+      ReadsClock = true;
+    // `cuda::std::chrono::high_resolution_clock::now()`: a clock in a
+    // system header, which the walk below does not enter.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getIdentifier() &&
+        MD->getName() == "now" && MD->getParent()->getIdentifier() &&
+        MD->getParent()->getName().contains_insensitive("clock"))
       ReadsClock = true;
     const FunctionDecl *Def = FD->getDefinition();
     if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second &&
@@ -283,7 +313,8 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
 /// serial: a loop in it runs on one GPU thread, which no block size fixes
 /// (the work must be spread over threads); a kernel without a loop, or one
 /// that only prints, is set-up or debugging and gets no finding, and so is a
-/// latency probe (it reads the clock or chases pointers). Over many
+/// latency probe, a sleep or a wait (it reads the clock, sleeps, chases
+/// pointers, or spins on a volatile flag). Over many
 /// blocks, every block is a warp with one lane of 32 active.
 static std::optional<std::string> oneThreadMessage(const LaunchSite &Site,
                                                    std::optional<int64_t> Blocks) {
@@ -296,8 +327,8 @@ static std::optional<std::string> oneThreadMessage(const LaunchSite &Site,
   if ((Blocks && *Blocks == 1) || (!Blocks && !Scan.ReadsBlockIdx)) {
     if (!Scan.Loops || Scan.Prints)
       return std::nullopt; // Set-up of a few values, or a debug print.
-    if (Scan.ReadsClock || Scan.ChasesPointers)
-      return std::nullopt; // A latency measurement: one thread is the point.
+    if (Scan.ReadsClock || Scan.ChasesPointers || Scan.SpinsOnFlag)
+      return std::nullopt; // A latency probe, a sleep or a wait: one thread is the point.
     return "a single thread runs '" + Name + "' (one block of one thread): its loops run "
            "serially on one GPU thread, which no block size fixes; spread the work over "
            "threads (one thread per element, a grid-stride loop, or a parallel reduction "

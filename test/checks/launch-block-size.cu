@@ -216,6 +216,26 @@ __global__ void clockSpin(long long cycles) {
   while (clock64() - start < cycles) {
   }
 }
+// Sleeps and waits: a spin on a clock's now() (cuda::std::chrono's
+// high_resolution_clock in nvbench's sleep_kernel), a spin on a
+// volatile flag the host sets (nvbandwidth's latch). The look-alike writes a
+// volatile array in a loop whose condition is an ordinary count.
+struct device_clock {
+  __device__ static long long now();
+};
+__global__ void sleepFor(long long ns) {
+  long long finish = device_clock::now() + ns;
+  while (device_clock::now() < finish) {
+  }
+}
+__global__ void waitForLatch(volatile int *latch) {
+  while (!*latch) {
+  }
+}
+__global__ void volatileFill(volatile float *x, int n) {
+  for (int i = 0; i < n; ++i)
+    x[i] = 0;
+}
 __global__ void gather(const int *idx, const float *x, float *out, int n) {
   float s = 0;
   int j = 0;
@@ -228,6 +248,10 @@ __global__ void gather(const int *idx, const float *x, float *out, int n) {
 void singleThread(float *x, float *out, int *counters, int n) {
   pointerChase<<<1, 1>>>(counters, counters, n);
   clockSpin<<<1, 1>>>(1000);
+  sleepFor<<<1, 1>>>(1000);
+  waitForLatch<<<1, 1>>>(counters);
+  // CHECK: :[[@LINE+1]]:21: warning: a single thread runs 'volatileFill' (one block of one thread)
+  volatileFill<<<1, 1>>>(x, n);
   // CHECK: :[[@LINE+1]]:15: warning: a single thread runs 'gather' (one block of one thread)
   gather<<<1, 1>>>(counters, x, out, n);
   // CHECK: :[[@LINE+1]]:18: warning: a single thread runs 'serialSum' (one block of one thread): its loops run serially on one GPU thread, which no block size fixes; spread the work over threads (one thread per element, a grid-stride loop, or a parallel reduction for a sum) [launch-block-size]
