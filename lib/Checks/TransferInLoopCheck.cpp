@@ -659,6 +659,24 @@ static bool hostBufferSwapped(const CallExpr *Call, const Expr *HostSide, const 
   return false;
 }
 
+/// A cudaFree (or another free of the runtime) of Buffer somewhere in Loop.
+static bool freedInLoop(const Expr *Buffer, const Stmt *Loop, ValueTracker &VT) {
+  llvm::SmallVector<const Stmt *, 32> Work{Loop};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *C = dyn_cast<CallExpr>(S); C && C->getNumArgs() > 0)
+      if (std::optional<ApiInfo> A = classifyApiCall(C);
+          A && (A->Kind == ApiKind::Free || A->Kind == ApiKind::HostFree) &&
+          sameValue(C->getArg(0), Buffer, VT))
+        return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
 bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
   auto IntoFreed = [&](const Expr *Target) {
@@ -727,6 +745,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     }
   }
   bool ControlCopy = false;
+  /// Why the finding is a note beside the loop's allocation finding.
+  std::string CompanionOfAlloc;
   Invariance Inv = Invariance::Unknown;
   CopyAdvice Advice;
   switch (Api.Kind) {
@@ -749,6 +769,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
       return;
     Msg = Api.Name + " frees memory on every iteration of this loop; keep the buffer and "
                      "free it once after the loop";
+    CompanionOfAlloc = "it frees what the same loop allocates: the allocation's finding is "
+                       "this thief, and keeping the buffer removes both";
     break;
   case ApiKind::Copy:
   case ApiKind::CopyAsync: {
@@ -776,6 +798,22 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     Msg = Api.Name + " runs on every iteration of this loop";
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " copied each time";
+    // A buffer that lives for one iteration (allocated and freed in it):
+    // each iteration is a whole run of its own (a benchmark's repetition, a
+    // job per input), and the copy cannot leave the loop before the
+    // allocation does; the allocation's finding says so.
+    {
+      CopyOperands O = copyOperands(Api.Name);
+      for (std::optional<unsigned> Side : {O.Dst, O.Src})
+        if (const Expr *E = argAt(Call, Side); E && allocatedInLoop(E, Loop) && freedInLoop(E, Loop, VT)) {
+          const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+          std::string Name = Ref ? Ref->getDecl()->getNameAsString() : std::string();
+          CompanionOfAlloc = "its buffer" + (Name.empty() ? std::string() : " '" + Name + "'") +
+                             " is allocated and freed in every iteration: the copy goes with "
+                             "that allocation, whose finding is this thief";
+          break;
+        }
+    }
     if (isLoopControlCopy(Call, Api, Loop, Bytes)) {
       ControlCopy = true;
       Advice.Direction = directionOf(Call, Api, Ctx.ast(), Ctx.facts().provenance());
@@ -799,7 +837,9 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   // The loop's termination protocol: each round must learn from the GPU
   // whether to go on. Its cost is one wait per round, which matters only
   // when the rounds are many and short; a note, with the advice.
-  if (ControlCopy)
+  if (!CompanionOfAlloc.empty())
+    D.cold(CompanionOfAlloc);
+  else if (ControlCopy)
     D.cold("it carries the flag that decides whether the loop goes on: the per-round wait is "
            "the algorithm's, and costs little unless the rounds are many and short");
   D.range(Call->getSourceRange())

@@ -56,15 +56,15 @@ void step(float *d, const float *h, size_t bytes, int iters) {
     }
     switch (it % 3) {
     case 0: {
-      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration
+      // Into a buffer allocated and freed in each iteration: a note beside the
+      // allocation's finding.
       cudaMemcpy(tmp, h, bytes, cudaMemcpyHostToDevice); // `break` leaves the switch, not the loop.
       break;
     }
     default:
       break;
     }
-    // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration
-    cudaFree(tmp);
+    cudaFree(tmp); // Goes with the allocation: a note.
   }
 }
 
@@ -97,8 +97,7 @@ void perDevice(const int *devs, int n, float **bufs, const float *h, size_t byte
     float *scratch;
     // CHECK: :[[@LINE+1]]:5: warning: cudaMalloc allocates on every iteration
     cudaMalloc(&scratch, bytes);
-    // CHECK: :[[@LINE+1]]:5: warning: cudaFree frees memory on every iteration
-    cudaFree(scratch);
+    cudaFree(scratch); // Goes with the allocation: a note.
   }
 }
 
@@ -124,8 +123,7 @@ void perDeviceChecked(int gpus, float **bufs, const float *h, size_t bytes) {
     float *scratch;
     // CHECK: :[[@LINE+1]]:11: warning: cudaMalloc allocates on every iteration
     CHECK(cudaMalloc(&scratch, bytes));
-    // CHECK: :[[@LINE+1]]:11: warning: cudaFree frees memory on every iteration
-    CHECK(cudaFree(scratch));
+    CHECK(cudaFree(scratch)); // Goes with the allocation: a note.
   }
 }
 
