@@ -14,6 +14,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -331,9 +332,14 @@ void HotPath::build() {
       while (Common < First.Loops.size() && Common < Last.Loops.size() &&
              First.Loops[Common] == Last.Loops[Common])
         ++Common;
+      Region Span = R;
       for (size_t I = Common; I-- > 0;) {
         if (SweepLoops.count(First.Loops[I]))
           break;
+        if (!F.TimedLoop) {
+          F.TimedSpan = Span;
+          F.TimedLoop = regionOf(First.Loops[I]);
+        }
         R = regionOf(First.Loops[I]);
       }
       F.Timed.push_back(R);
@@ -449,6 +455,14 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
                   std::to_string(T.EndLine) +
                   "), which launches no kernel: it measures these CUDA calls themselves",
               /*Final=*/true};
+    // `for (r = 0; r < repeats; ++r) { upload; start; kernels; stop; check; }`:
+    // what each repetition leaves out of its timing is its set-up or check.
+    if (F.TimedSpan && inside(*F.TimedLoop, Loc) && !inside(*F.TimedSpan, Loc))
+      return {Priority::Cold,
+              "in the loop at line " + std::to_string(F.TimedLoop->BeginLine) +
+                  ", which times only lines " + std::to_string(F.TimedSpan->BeginLine) + "-" +
+                  std::to_string(F.TimedSpan->EndLine) +
+                  " of each repetition: the rest is its set-up or check"};
     if (inside(T, Loc))
       return {Priority::Hot, "inside the timed region (lines " + std::to_string(T.BeginLine) + "-" +
                                  std::to_string(T.EndLine) + ")"};
@@ -596,11 +610,31 @@ bool HotPath::runsOnce(const FunctionDecl *Key, unsigned Depth) {
   return RunsOnceMemo[Key] = true;
 }
 
+bool isTestCodePath(StringRef Path) {
+  StringRef File = llvm::sys::path::filename(Path);
+  StringRef Dir = llvm::sys::path::filename(llvm::sys::path::parent_path(Path));
+  std::string D = Dir.lower();
+  if (llvm::is_contained({"test", "tests", "testing", "unittest", "unittests", "unit_tests"},
+                         D))
+    return true;
+  std::string Stem = llvm::sys::path::stem(File).lower();
+  StringRef S(Stem);
+  return S.starts_with("test_") || S.ends_with("_test") || S.ends_with("_tests") ||
+         S.ends_with("_unittest");
+}
+
 PriorityVerdict HotPath::classify(clang::SourceLocation Loc) {
   if (!Built)
     build();
   if (Loc.isInvalid())
     return {};
+  // A test's speed is nobody's cost: findings there are notes.
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Loc))))
+    if (isTestCodePath(FE->getName()))
+      return {Priority::Cold, "in test code (" + llvm::sys::path::filename(FE->getName()).str() +
+                                  "): a test's speed is not the program's",
+              true};
   const FunctionFacts *F = functionAt(Loc);
   if (!F)
     return {};

@@ -18,6 +18,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct PriorityVerdict {
   /// a call in a loop that repeats a function timing itself.
   bool Final = false;
 };
+
+/// A file of a test suite: its directory is test/, tests/, testing/ or
+/// unittest(s)/, or its name is test_*, *_test, *_tests or *_unittest. Only
+/// the file's own directory counts, not the folders above the project.
+bool isTestCodePath(llvm::StringRef Path);
 
 class HotPath {
 public:
@@ -66,6 +72,11 @@ private:
     const clang::FunctionDecl *Key = nullptr; ///< Canonical declaration of the pattern.
     Region Body;
     std::vector<Region> Timed; ///< At most one: first to last timing call, widened.
+    /// When the timing calls sit in a loop's body (Timed is widened to the
+    /// loop): the span from the first to the last timing call, and the
+    /// innermost loop around both. The rest of that loop's body is each
+    /// repetition's untimed set-up or check.
+    std::optional<Region> TimedSpan, TimedLoop;
     /// The timed region makes CUDA runtime calls but launches no kernel and
     /// calls no code that does (nor a GPU library): it measures those calls.
     bool TimesApiCallsOnly = false;
