@@ -28,7 +28,8 @@ table docs/evaluation.md keeps per round.
 """
 import argparse, collections, fnmatch, json, os, random, re, subprocess, sys, time
 
-SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".c", ".cc", ".cpp", ".cxx", ".def", ".inc")
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".c", ".cc", ".cpp", ".cxx", ".def", ".inc",
+                   ".cuknl")  # TeaLeaf's kernels, #included by its .cu files
 KINDS = ("benchmark", "course", "application", "library-sample")
 
 
@@ -46,6 +47,9 @@ def load_manifest(path):
 
 def export(repo, mirror, dest):
     gitdir = os.path.join(mirror, repo["repo"].replace("/", "+"), "repo")
+    # Some snapshots unpack as a work tree whose git directory is repo/.git.
+    if os.path.isdir(os.path.join(gitdir, ".git")):
+        gitdir = os.path.join(gitdir, ".git")
     if not os.path.isdir(gitdir):
         sys.exit(f"{gitdir}: no snapshot of {repo['repo']} (fetch github:{repo['repo']} first)")
     if os.path.isdir(dest):
