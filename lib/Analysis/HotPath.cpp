@@ -342,6 +342,19 @@ void HotPath::build() {
         }
         R = regionOf(First.Loops[I]);
       }
+      // The untimed rest of the repetition loop is set-up or check only when
+      // it launches no work: a solver loop after a timed warm-up kernel is
+      // the program's work, whatever the clock measures.
+      if (F.TimedLoop) {
+        bool UntimedWork = false;
+        forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
+          if (!UntimedWork && inside(*F.TimedLoop, Call->getBeginLoc()) &&
+              !inside(*F.TimedSpan, Call->getBeginLoc()) && callLaunchesWork(Call, 0))
+            UntimedWork = true;
+        });
+        if (UntimedWork)
+          F.TimedSpan = F.TimedLoop = std::nullopt;
+      }
       F.Timed.push_back(R);
       // What the region does: a loop of cudaMalloc/cudaFree or of copies
       // alone between the clock reads is a measurement of those calls (an

@@ -2,8 +2,10 @@
 // repetitions: upload, start the clock, run, stop it, read back) leaves its
 // set-up and checks out of what it measures: the copies before the first and
 // after the last timing call in the body are notes; a copy between them is a
-// finding. Look-alikes: the clock around the whole loop (the seed's pattern)
-// and a body timed from its first to its last statement keep every copy.
+// finding. Look-alikes: the clock around the whole loop (the seed's pattern),
+// a body timed from its first to its last statement, and a body whose untimed
+// part launches kernels (a solver loop after a timed first step: the
+// program's work, whatever the clock measures) keep every copy.
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --show-cold --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
@@ -38,7 +40,7 @@ double timedKernelOnly(float *d, float *table, int repeats) {
   }
   return total;
 }
-// COLD: note: off the hot path: in the loop at line 26, which times only lines 29-34 of each repetition: the rest is its set-up or check
+// COLD: note: off the hot path: in the loop at line 28, which times only lines 31-36 of each repetition: the rest is its set-up or check
 
 double timedWholeLoop(float *d, int repeats) {
   auto start = std::chrono::steady_clock::now();
@@ -64,6 +66,24 @@ double timedWholeBody(float *d, int repeats) {
     cudaMemcpy(Out, d, sizeof(Out), cudaMemcpyDeviceToHost);
     auto stop = std::chrono::steady_clock::now();
     total += std::chrono::duration<double>(stop - start).count();
+  }
+  return total;
+}
+
+double timedFirstStepOnly(float *d, int repeats, int steps) {
+  double total = 0;
+  for (int r = 0; r < repeats; ++r) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration
+    cudaMemcpy(d, Host, sizeof(Host), cudaMemcpyHostToDevice);
+    auto start = std::chrono::steady_clock::now();
+    scale<<<N / 256, 256>>>(d, N);
+    cudaDeviceSynchronize();
+    auto stop = std::chrono::steady_clock::now();
+    total += std::chrono::duration<double>(stop - start).count();
+    for (int s = 0; s < steps; ++s)
+      scale<<<N / 256, 256>>>(d, N);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration
+    cudaMemcpy(Out, d, sizeof(Out), cudaMemcpyDeviceToHost);
   }
   return total;
 }
