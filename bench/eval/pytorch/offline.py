@@ -5,13 +5,20 @@
 The program's own file is run as it was published (runpy, as `python3 SCRIPT
 ARGS` would run it: same __main__, same sys.argv, the script's directory first
 on sys.path), so every line number a profiler records is the published one.
-The only thing replaced is what needs the network:
+The only things replaced are what needs the network and the length of a dummy
+dataset:
 
   torchvision.datasets.MNIST   a synthetic MNIST of the same shape and type
                                (28x28 8-bit PIL images, labels 0-9), deterministic;
                                OFFLINE_MNIST_TRAIN / OFFLINE_MNIST_TEST samples
                                (30000 / 5000 by default: the real set's 60000 /
                                10000 halved, to keep the recordings small)
+  torchvision.datasets.FakeData the same class (its images, labels and cost per
+                               image unchanged), its size divided by
+                               OFFLINE_FAKEDATA_DIVISOR (50 by default:
+                               imagenet's --dummy train set of 1,281,167 images
+                               becomes 25,623, about 100 batches of 256, and its
+                               validation set of 50,000 becomes 1,000)
 
 Options of this wrapper (before SCRIPT):
   --torch-profiler T  run the program under torch.profiler (CPU and CUDA,
@@ -64,6 +71,18 @@ def fake_mnist():
     return FakeMNIST
 
 
+def small_fake_data(divisor):
+    import torchvision.datasets
+
+    class FakeData(torchvision.datasets.FakeData):
+        # Only the length changes: __getitem__ (a seeded torch.randn image,
+        # ToPILImage, the program's transform) is torchvision's own.
+        def __init__(self, size=1000, *args, **kwargs):
+            super().__init__(max(1, size // divisor), *args, **kwargs)
+
+    return FakeData
+
+
 def main():
     argv = sys.argv[1:]
     trace = None
@@ -83,6 +102,8 @@ def main():
     try:
         import torchvision.datasets
         torchvision.datasets.MNIST = fake_mnist()
+        torchvision.datasets.FakeData = small_fake_data(
+            int(os.environ.get("OFFLINE_FAKEDATA_DIVISOR", "50")))
     except ImportError:
         pass
     import torch

@@ -45,6 +45,12 @@ command_of() {
   word_language_model) echo "main.py --accel --epochs 1" ;;
   nanoGPT) echo "train.py config/train_shakespeare_char.py --max_iters=500 --lr_decay_iters=500 --eval_interval=250" ;;
   time_sequence_prediction) echo "train.py --steps 2" ;;
+  # The third draw (README.md). imagenet's --dummy data is torchvision's
+  # FakeData, shortened 50x by offline.py (OFFLINE_FAKEDATA_DIVISOR): about 100
+  # training steps and 4 validation batches; -j 4 workers is its default.
+  regression) echo "main.py" ;;
+  imagenet) echo "main.py --dummy -a resnet18 --epochs 1 -b 256" ;;
+  mnist) echo "main.py --epochs 1" ;;
   esac
 }
 
@@ -52,6 +58,8 @@ command_of() {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   $PY -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__)'
+  $PY -c 'import torchvision; print("torchvision", torchvision.__version__)'
+  echo "cpus: $(nproc)"; df -h /dev/shm | tail -1
   echo "programs: $PROGRAMS; rounds: $ROUNDS; phases: $PHASES"
 } >"$OUT/env.txt" 2>&1
 cat "$OUT/env.txt"
@@ -85,7 +93,7 @@ case " $PHASES " in *" time "*)
   for prog in $PROGRAMS; do
     cmd=$(command_of "$prog")
     script=${cmd%% *}
-    rest=${cmd#* }
+    case $cmd in *" "*) rest=${cmd#* } ;; *) rest="" ;; esac
     variants=$($PY "$HERE/variants.py" "$P" "$prog") || exit 1
     for r in $(seq 1 "$ROUNDS"); do
       while read -r name file flags; do

@@ -66,6 +66,69 @@ def get_batch_unused(split):
                               ("losses[k] = loss.item()", "losses[k] = loss.detach()")]),
     }),
     "time_sequence_prediction": ("train.py", {}),
+    # The third draw (README.md), written from reading the code before any
+    # recording of these programs existed.
+    "regression": ("main.py", {
+        # A look-alike: a `.item()` every step, but every tensor is on the CPU
+        # (the program never touches the GPU): there is no sync to remove.
+        "no_item": ([], [("loss = output.item()", "loss = output.detach()")]),
+    }),
+    "imagenet": ("main.py", {
+        # 4 workers (-j's default) make 256 random 3x224x224 images a batch
+        # (torch.randn, ToPILImage, ToTensor); the machine has 16 cores.
+        "workers12": ([], [("parser.add_argument('-j', '--workers', default=4, type=int",
+                            "parser.add_argument('-j', '--workers', default=12, type=int")]),
+        # FP32 ResNet-18 training: bf16 autocast and NHWC tensors for cuDNN's
+        # tensor-core convolutions.
+        "amp_cl": ([], [
+            ("model = torch.nn.DataParallel(model).cuda()",
+             "model = torch.nn.DataParallel(model.to(memory_format=torch.channels_last)).cuda()"),
+            ("images = images.to(device, non_blocking=True)",
+             "images = images.to(device, non_blocking=True, memory_format=torch.channels_last)"),
+            ("""
+        output = model(images)
+        loss = criterion(output, target)
+""", """
+        with torch.autocast(device.type, dtype=torch.bfloat16):
+            output = model(images)
+            loss = criterion(output, target)
+"""),
+        ]),
+        # cudnn.benchmark is left off (it is set only with --seed, to False):
+        # fixed input shapes, so cuDNN's autotuner could pick faster kernels.
+        "cudnn_benchmark": ([], [("""    global best_acc1
+    args.gpu = gpu
+""", """    global best_acc1
+    args.gpu = gpu
+    cudnn.benchmark = True
+""")]),
+        # `losses.update(loss.item(), ...)` waits for the forward pass every
+        # training step, before the backward pass is queued.
+        "no_item": ([], [("losses.update(loss.item(), images.size(0))\n        top1",
+                          "losses.update(loss.detach(), images.size(0))\n        top1")]),
+        # A look-alike: the convolutions already use TF32 (cuDNN's default);
+        # matmul TF32 reaches only the 512 x 1000 classifier.
+        "tf32": (["--tf32"], []),
+        # A look-alike: DataParallel over one GPU calls the module directly
+        # (after a scatter of the inputs to the same device).
+        "no_dataparallel": ([], [("model = torch.nn.DataParallel(model).cuda()",
+                                  "model = model.cuda()")]),
+    }),
+    "mnist": ("main.py", {
+        # One DataLoader worker converts and normalizes every 28x28 image for a
+        # small CNN (as mnist_rnn and vae, whose loaders were the thieves).
+        "workers4": ([], [("{'num_workers': 1,", "{'num_workers': 4,")]),
+        # FP32 Linear layers (fc1 is 9216 x 128); the convolutions already use
+        # TF32 (cuDNN's default).
+        "tf32": (["--tf32"], []),
+        # A look-alike: two `.item()` per test batch, but 5 test batches of 1000.
+        "test_no_item": ([], [
+            ("test_loss += F.nll_loss(output, target, reduction='sum').item()",
+             "test_loss += F.nll_loss(output, target, reduction='sum')"),
+            ("correct += pred.eq(target.view_as(pred)).sum().item()",
+             "correct += pred.eq(target.view_as(pred)).sum()"),
+        ]),
+    }),
 }
 
 
