@@ -109,7 +109,9 @@ SymValue Walker::varValue(const VarDecl *V) {
 }
 
 SymValue Walker::evalValue(const Expr *E) {
-  if (!E)
+  // A template's dependent initializer, or one Clang could not type (an
+  // InitListExpr of a dependent aggregate has no type at all).
+  if (!E || E->getType().isNull() || E->isTypeDependent() || E->containsErrors())
     return SymValue::none();
   QualType T = E->getType();
   if (T->isPointerType() || T->isArrayType())
