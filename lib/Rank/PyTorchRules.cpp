@@ -533,6 +533,7 @@ const Rules::Loading &Rules::loading() {
     return Result;
   uint64_t MinCopies = static_cast<uint64_t>(option(Id, "MinCopies"));
   size_t MinBatches = static_cast<size_t>(option(Id, "MinBatches"));
+  double MinWaitShare = optionShare(Id, "MinWaitShare");
   // The batches that Copies (calls, in any order) upload: runs of copies with
   // no kernel of the device between them.
   auto Batches = [&](ProcessIndex Proc, uint32_t Dev, std::vector<size_t> Copies) {
@@ -666,7 +667,14 @@ const Rules::Loading &Rules::loading() {
     // A loop's copies (a few uploads at the start are not worth pinning),
     // most of them issued to an idle GPU.
     uint64_t N = G.Copies.size();
-    if (N < MinCopies || 2 * G.IdleAtIssue < N)
+    if (N < MinCopies)
+      continue;
+    // Most batches found the GPU idle; or, with several workers, batches
+    // arrive in bursts (a long wait, then a few ready ones) and only some
+    // find it idle, but the waits before them are a material share of the
+    // loop (MinWaitShare of its time).
+    bool MostIdle = 2 * G.IdleAtIssue >= N;
+    if (!MostIdle && G.IdleAtIssue < MinBatches)
       continue;
     // A training loop computes on each batch: kernels run between one
     // batch's copies and the next's. Copies with no compute between them
@@ -696,6 +704,8 @@ const Rules::Loading &Rules::loading() {
     W.Removed.insert(G.Syncs.begin(), G.Syncs.end());
     W.Prefetched = IntervalSet(G.Loads);
     uint64_t LoadNs = W.Prefetched.total();
+    if (!MostIdle && static_cast<double>(LoadNs) < MinWaitShare * static_cast<double>(Region.length()))
+      continue;
     // Pageable: the critical path with the fix applied. Pinned: the copies
     // already are; what the GPU waits for is the batch itself, and loaders
     // that keep up (workers in parallel) remove those waits, not the step's

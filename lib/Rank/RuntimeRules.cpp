@@ -85,7 +85,9 @@ void Rules::repeatedCopies(std::vector<RuntimeFinding> &Out) {
       for (size_t I : G.Calls)
         Distinct.insert(P.ApiCalls[I].CopySrc);
       Sources = Distinct.size();
-      if (2 * Sources > N)
+      // More than three buffers in turn is a pool of batches (a DataLoader's
+      // pinned blocks, a ring of staging buffers), not one buffer again.
+      if (2 * Sources > N || Sources > 3)
         continue;
     }
     // One copy stays: the costliest is counted as the one kept.
