@@ -15,6 +15,16 @@ using namespace clang;
 
 namespace cuda_advisor::analysis {
 
+const Expr *loopCondition(const Stmt *Loop) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(Loop))
+    return F->getCond();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(Loop))
+    return W->getCond();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(Loop))
+    return D->getCond();
+  return nullptr;
+}
+
 bool isLoop(const Stmt *S) {
   // do { ... } while (0): the macro idiom runs its body once.
   if (const auto *Do = dyn_cast_or_null<DoStmt>(S)) {
@@ -132,7 +142,6 @@ bool continuesLoop(const Stmt *S) {
 }
 
 const Stmt *loopBody(const Stmt *Loop); // Defined below.
-const Expr *loopCondition(const Stmt *Loop); // Defined below.
 
 bool isSetDevice(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() && FD->getName() == "cudaSetDevice";
@@ -506,15 +515,6 @@ const Stmt *loopBody(const Stmt *Loop) {
   return nullptr;
 }
 
-const Expr *loopCondition(const Stmt *Loop) {
-  if (const auto *F = dyn_cast<ForStmt>(Loop))
-    return F->getCond();
-  if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    return W->getCond();
-  if (const auto *D = dyn_cast<DoStmt>(Loop))
-    return D->getCond();
-  return nullptr;
-}
 
 /// A linear function of the iteration number: C + SymScale * Sym per iteration.
 struct Linear {

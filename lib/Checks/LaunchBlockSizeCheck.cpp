@@ -1,6 +1,7 @@
 //===- LaunchBlockSizeCheck.cpp - launch-block-size ------------------------===//
 #include "LaunchBlockSizeCheck.h"
 #include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/HostCode.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
 
@@ -254,15 +255,8 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
   }
 
   bool VisitStmt(Stmt *S) {
-    Loops |= isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-    const Expr *Cond = nullptr;
-    if (const auto *W = dyn_cast<WhileStmt>(S))
-      Cond = W->getCond();
-    else if (const auto *D = dyn_cast<DoStmt>(S))
-      Cond = D->getCond();
-    else if (const auto *F = dyn_cast<ForStmt>(S))
-      Cond = F->getCond();
-    SpinsOnFlag |= Cond && readsVolatile(Cond);
+    Loops |= analysis::isLoop(S);
+    SpinsOnFlag |= readsVolatile(analysis::loopCondition(S));
     return true;
   }
   /// A volatile object read in E (`while (!*latch)` on a `volatile int *`).
@@ -291,11 +285,10 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
     if (FD->getIdentifier() &&
         llvm::is_contained({"clock", "clock64", "__nanosleep"}, FD->getName()))
       ReadsClock = true;
-    // `cuda::std::chrono::high_resolution_clock::now()`: a clock in a
-    // system header, which the walk below does not enter.
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getIdentifier() &&
-        MD->getName() == "now" && MD->getParent()->getIdentifier() &&
-        MD->getParent()->getName().contains_insensitive("clock"))
+    // `cuda::std::chrono::high_resolution_clock::now()` and the other
+    // clocks and timers HostCode knows, in headers the walk below does not
+    // enter.
+    if (analysis::classifyHostCall(C) == analysis::HostCallKind::Timing)
       ReadsClock = true;
     const FunctionDecl *Def = FD->getDefinition();
     if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second &&

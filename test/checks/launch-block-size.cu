@@ -220,12 +220,16 @@ __global__ void clockSpin(long long cycles) {
 // high_resolution_clock in nvbench's sleep_kernel), a spin on a
 // volatile flag the host sets (nvbandwidth's latch). The look-alike writes a
 // volatile array in a loop whose condition is an ordinary count.
-struct device_clock {
+namespace dev {
+namespace chrono {
+struct high_resolution_clock {
   __device__ static long long now();
 };
+} // namespace chrono
+} // namespace dev
 __global__ void sleepFor(long long ns) {
-  long long finish = device_clock::now() + ns;
-  while (device_clock::now() < finish) {
+  long long finish = dev::chrono::high_resolution_clock::now() + ns;
+  while (dev::chrono::high_resolution_clock::now() < finish) {
   }
 }
 __global__ void waitForLatch(volatile int *latch) {

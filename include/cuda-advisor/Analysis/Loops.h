@@ -30,6 +30,10 @@ class ValueTracker;
 /// for, range-for, while and do loops.
 bool isLoop(const clang::Stmt *S);
 
+/// The condition of a for, while or do loop (null for a range-for, a for
+/// without one, or a statement that is no loop).
+const clang::Expr *loopCondition(const clang::Stmt *Loop);
+
 /// A loop whose body runs at most once: it ends in a break, return or throw
 /// on every path, and never continues.
 bool runsAtMostOnce(const clang::Stmt *Loop);
