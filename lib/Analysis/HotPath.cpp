@@ -332,28 +332,26 @@ void HotPath::build() {
       while (Common < First.Loops.size() && Common < Last.Loops.size() &&
              First.Loops[Common] == Last.Loops[Common])
         ++Common;
-      Region Span = R;
+      const Region Span = R;
       for (size_t I = Common; I-- > 0;) {
         if (SweepLoops.count(First.Loops[I]))
           break;
-        if (!F.TimedLoop) {
-          F.TimedSpan = Span;
-          F.TimedLoop = regionOf(First.Loops[I]);
-        }
         R = regionOf(First.Loops[I]);
+        if (!F.TimedRepetition)
+          F.TimedRepetition = FunctionFacts::Repetition{R, Span};
       }
       // The untimed rest of the repetition loop is set-up or check only when
       // it launches no work: a solver loop after a timed warm-up kernel is
       // the program's work, whatever the clock measures.
-      if (F.TimedLoop) {
+      if (const auto &Rep = F.TimedRepetition) {
         bool UntimedWork = false;
         forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
-          if (!UntimedWork && inside(*F.TimedLoop, Call->getBeginLoc()) &&
-              !inside(*F.TimedSpan, Call->getBeginLoc()) && callLaunchesWork(Call, 0))
-            UntimedWork = true;
+          UntimedWork = UntimedWork || (inside(Rep->Loop, Call->getBeginLoc()) &&
+                                        !inside(Rep->Span, Call->getBeginLoc()) &&
+                                        callLaunchesWork(Call, 0));
         });
         if (UntimedWork)
-          F.TimedSpan = F.TimedLoop = std::nullopt;
+          F.TimedRepetition.reset();
       }
       F.Timed.push_back(R);
       // What the region does: a loop of cudaMalloc/cudaFree or of copies
@@ -461,6 +459,14 @@ const HotPath::FunctionFacts *HotPath::functionAt(clang::SourceLocation Loc) con
 }
 
 PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {
+  // `for (r = 0; r < repeats; ++r) { upload; start; kernels; stop; check; }`:
+  // what each repetition leaves out of its timing is its set-up or check.
+  if (const auto &Rep = F.TimedRepetition;
+      Rep && inside(Rep->Loop, Loc) && !inside(Rep->Span, Loc) && !F.TimesApiCallsOnly)
+    return {Priority::Cold, "in the loop at line " + std::to_string(Rep->Loop.BeginLine) +
+                                ", which times only lines " + std::to_string(Rep->Span.BeginLine) +
+                                "-" + std::to_string(Rep->Span.EndLine) +
+                                " of each repetition: the rest is its set-up or check"};
   for (const Region &T : F.Timed) {
     if (inside(T, Loc) && F.TimesApiCallsOnly)
       return {Priority::Cold,
@@ -468,14 +474,6 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
                   std::to_string(T.EndLine) +
                   "), which launches no kernel: it measures these CUDA calls themselves",
               /*Final=*/true};
-    // `for (r = 0; r < repeats; ++r) { upload; start; kernels; stop; check; }`:
-    // what each repetition leaves out of its timing is its set-up or check.
-    if (F.TimedSpan && inside(*F.TimedLoop, Loc) && !inside(*F.TimedSpan, Loc))
-      return {Priority::Cold,
-              "in the loop at line " + std::to_string(F.TimedLoop->BeginLine) +
-                  ", which times only lines " + std::to_string(F.TimedSpan->BeginLine) + "-" +
-                  std::to_string(F.TimedSpan->EndLine) +
-                  " of each repetition: the rest is its set-up or check"};
     if (inside(T, Loc))
       return {Priority::Hot, "inside the timed region (lines " + std::to_string(T.BeginLine) + "-" +
                                  std::to_string(T.EndLine) + ")"};

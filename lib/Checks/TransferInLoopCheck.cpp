@@ -677,6 +677,16 @@ static bool freedInLoop(const Expr *Buffer, const Stmt *Loop, ValueTracker &VT) 
   return false;
 }
 
+const Expr *TransferInLoopCheck::iterationLocalBuffer(const CallExpr *Call, const ApiInfo &Api,
+                                                      const Stmt *Loop) {
+  CopyOperands O = copyOperands(Api.Name);
+  for (std::optional<unsigned> Side : {O.Dst, O.Src})
+    if (const Expr *E = argAt(Call, Side);
+        E && allocatedInLoop(E, Loop) && freedInLoop(E, Loop, Ctx.facts().values()))
+      return E;
+  return nullptr;
+}
+
 bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
   ValueTracker &VT = Ctx.facts().values();
   auto IntoFreed = [&](const Expr *Target) {
@@ -802,17 +812,12 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     // each iteration is a whole run of its own (a benchmark's repetition, a
     // job per input), and the copy cannot leave the loop before the
     // allocation does; the allocation's finding says so.
-    {
-      CopyOperands O = copyOperands(Api.Name);
-      for (std::optional<unsigned> Side : {O.Dst, O.Src})
-        if (const Expr *E = argAt(Call, Side); E && allocatedInLoop(E, Loop) && freedInLoop(E, Loop, VT)) {
-          const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
-          std::string Name = Ref ? Ref->getDecl()->getNameAsString() : std::string();
-          CompanionOfAlloc = "its buffer" + (Name.empty() ? std::string() : " '" + Name + "'") +
-                             " is allocated and freed in every iteration: the copy goes with "
-                             "that allocation, whose finding is this thief";
-          break;
-        }
+    if (const Expr *Local = iterationLocalBuffer(Call, Api, Loop)) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(Local->IgnoreParenCasts());
+      CompanionOfAlloc = "its buffer" +
+                         (Ref ? " '" + Ref->getDecl()->getNameAsString() + "'" : std::string()) +
+                         " is allocated and freed in every iteration: the copy goes with that "
+                         "allocation, whose finding is this thief";
     }
     if (isLoopControlCopy(Call, Api, Loop, Bytes)) {
       ControlCopy = true;

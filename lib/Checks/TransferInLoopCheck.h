@@ -36,6 +36,10 @@ private:
   const std::vector<Reached> &transfersReachedFrom(const clang::FunctionDecl *FD,
                                                    unsigned Depth);
   bool allocatedInLoop(const clang::Expr *Freed, const clang::Stmt *Loop);
+  /// The copy's buffer (source or destination) that Loop allocates and
+  /// frees in every iteration, if one is.
+  const clang::Expr *iterationLocalBuffer(const clang::CallExpr *Call,
+                                          const analysis::ApiInfo &Api, const clang::Stmt *Loop);
   /// A device-to-device copy on one GPU, or a memset of device memory: work
   /// the GPU does at device-memory bandwidth, like a kernel, with no
   /// transfer over the bus and no wait for the host.

@@ -73,10 +73,13 @@ private:
     Region Body;
     std::vector<Region> Timed; ///< At most one: first to last timing call, widened.
     /// When the timing calls sit in a loop's body (Timed is widened to the
-    /// loop): the span from the first to the last timing call, and the
-    /// innermost loop around both. The rest of that loop's body is each
-    /// repetition's untimed set-up or check.
-    std::optional<Region> TimedSpan, TimedLoop;
+    /// loop) and the rest of that body launches no work: the innermost loop
+    /// around both calls, and the span from the first to the last. The rest
+    /// of the loop's body is each repetition's untimed set-up or check.
+    struct Repetition {
+      Region Loop, Span;
+    };
+    std::optional<Repetition> TimedRepetition;
     /// The timed region makes CUDA runtime calls but launches no kernel and
     /// calls no code that does (nor a GPU library): it measures those calls.
     bool TimesApiCallsOnly = false;
