@@ -140,26 +140,29 @@ static Storage storageOf(const Expr *E, ValueTracker &VT) {
   return {};
 }
 
-/// Every assignment in F to the storage of N: `n = ...` and `work[d] = ...`
-/// (an element written at an index that is not constant may be any element).
-static SmallVector<const BinaryOperator *, 4> assignmentsTo(const FunctionDecl *F, const Expr *N,
-                                                            ValueTracker &VT) {
-  SmallVector<const BinaryOperator *, 4> Out;
+/// The values F stores where N is stored: a variable's initializer, and the
+/// right side of `n = ...` and `work[d] = ...` (an element written at an
+/// index that is not constant may be any element).
+static SmallVector<const Expr *, 4> valuesWrittenTo(const FunctionDecl *F, const Expr *N,
+                                                    ValueTracker &VT) {
+  SmallVector<const Expr *, 4> Out;
   Storage Key = storageOf(N, VT);
   if (!F || !F->hasBody() || !Key.Decl)
     return Out;
+  if (const auto *V = dyn_cast<VarDecl>(Key.Decl); V && !Key.Index && V->getInit())
+    Out.push_back(V->getInit());
   struct Finder : RecursiveASTVisitor<Finder> {
     Storage Key;
     ValueTracker &VT;
-    SmallVector<const BinaryOperator *, 4> &Out;
-    Finder(Storage Key, ValueTracker &VT, SmallVector<const BinaryOperator *, 4> &Out)
+    SmallVector<const Expr *, 4> &Out;
+    Finder(Storage Key, ValueTracker &VT, SmallVector<const Expr *, 4> &Out)
         : Key(Key), VT(VT), Out(Out) {}
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if (BO->getOpcode() != BO_Assign)
         return true;
       Storage S = storageOf(BO->getLHS(), VT);
       if (S.Decl == Key.Decl && (!S.Index || !Key.Index || *S.Index == *Key.Index))
-        Out.push_back(BO);
+        Out.push_back(BO->getRHS());
       return true;
     }
   } Fn(Key, VT, Out);
@@ -167,16 +170,19 @@ static SmallVector<const BinaryOperator *, 4> assignmentsTo(const FunctionDecl *
   return Out;
 }
 
-/// N is set by a helper that is given the divisor, `work[0] =
-/// round_amount_of_work(work[0], threads[0])`, `n = align_up(n, block)`: a
-/// function of the count and the block size written back to the count rounds
-/// it to a multiple (min and max aside).
-static bool roundedByHelper(const FunctionDecl *F, const Expr *N, const Expr *T, ValueTracker &VT) {
+/// N is set, before the division Div, by a helper that is given the divisor:
+/// `int n = align_up(count, block)`, `work[0] = round_amount_of_work(work[0],
+/// threads[0])`: a function of a count and the block size stored as the count
+/// rounds it to a multiple (min and max aside).
+static bool roundedByHelper(const FunctionDecl *F, const BinaryOperator *Div, ValueTracker &VT) {
+  const Expr *N = Div->getLHS(), *T = Div->getRHS();
+  const SourceManager &SM = VT.context().getSourceManager();
   Storage TKey = storageOf(T, VT);
-  for (const BinaryOperator *A : assignmentsTo(F, N, VT)) {
-    const auto *Call = dyn_cast<CallExpr>(strip(A->getRHS()));
+  for (const Expr *Value : valuesWrittenTo(F, N, VT)) {
+    const auto *Call = dyn_cast<CallExpr>(strip(Value));
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || !Callee->getIdentifier())
+    if (!Callee || !Callee->getIdentifier() ||
+        !SM.isBeforeInTranslationUnit(Call->getBeginLoc(), Div->getBeginLoc()))
       continue;
     StringRef Name = Callee->getName();
     if (Name.contains_insensitive("min") || Name.contains_insensitive("max"))
@@ -188,16 +194,16 @@ static bool roundedByHelper(const FunctionDecl *F, const Expr *N, const Expr *T,
   return false;
 }
 
-/// The block size is 1 where the grid is set: every assignment to T's storage
-/// in F stores a constant of at most 1 (`threads[1] = 1;`).
+/// The block size is 1 where the grid is set: every value F stores where T
+/// is stored is a constant of at most 1 (`threads[1] = 1;`).
 static bool blockIsOne(const FunctionDecl *F, const Expr *T, ValueTracker &VT) {
   Storage Key = storageOf(T, VT);
   if (!Key.Decl || !Key.Index)
     return false;
-  SmallVector<const BinaryOperator *, 4> Writes = assignmentsTo(F, T, VT);
-  return !Writes.empty() && llvm::all_of(Writes, [&](const BinaryOperator *A) {
-    std::optional<int64_t> V = VT.evaluateInt(A->getRHS());
-    return V && *V <= 1;
+  SmallVector<const Expr *, 4> Values = valuesWrittenTo(F, T, VT);
+  return !Values.empty() && llvm::all_of(Values, [&](const Expr *V) {
+    std::optional<int64_t> C = VT.evaluateInt(V);
+    return C && *C <= 1;
   });
 }
 
@@ -297,7 +303,7 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (TV && multipleLessAConstant(N, *TV, VT))
       continue; // (k * t - 1) / t: not an element count over the block size.
     const FunctionDecl *Where = enclosingFunction(Div, AST);
-    if (roundedByHelper(Where, N, T, VT) || blockIsOne(Where, T, VT))
+    if (roundedByHelper(Where, Div, VT) || blockIsOne(Where, T, VT))
       continue; // Rounded by a helper, or one thread per block.
     if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))

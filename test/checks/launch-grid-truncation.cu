@@ -199,11 +199,12 @@ void interior(float *d, int rows, int cols, int threads) {
 }
 
 // Rounded in other forms. A helper given the count and the block size writes
-// the count back (`work[0] = round_up(work[0], threads[0])`): the count is a
-// multiple of the block size. A rounded count scaled by a factor,
+// the count back (`work[0] = round_up(work[0], threads[0])`), or initializes
+// the count (`size_t r = round_up(count, 256)`), before the launch: the count
+// is a multiple of the block size. A rounded count scaled by a factor,
 // `(count + ipb - 1) * tpi / threads` with ipb = threads / tpi, is the
 // rounding idiom in instance units. A dimension whose block size is set to 1
-// where the grid is made divides exactly. Look-alikes: min/max written back,
+// where the grid is made divides exactly. Look-alikes: rounding after the launch, min/max written back,
 // a helper that is not given the block size, a block size set to 1 in one
 // dimension and to 4 in another, and a scaled difference.
 size_t round_up(size_t n, size_t t) { return (n + t - 1) / t * t; }
@@ -227,6 +228,14 @@ void otherForms(float *d, size_t count, size_t tpi, size_t limit, int rows) {
   add<<<blocks, t>>>(d, count);
   // CHECK: :[[@LINE+1]]:9: warning: grid of (count - 2) * tpi / t blocks drops the last
   add<<<(count - 2) * tpi / t, t>>>(d, count);
+
+  size_t r = round_up(count, 256);
+  add<<<r / 256, 256>>>(d, count);
+  // Rounded only after the launch: the launch's grid truncates.
+  size_t late = count;
+  // CHECK: :[[@LINE+1]]:9: warning: grid of late / 256 blocks drops the last late % 256 elements
+  add<<<late / 256, 256>>>(d, late);
+  late = round_up(late, 256);
 
   size_t m = min_of(count, 256);
   // CHECK: :[[@LINE+1]]:9: warning: grid of m / 256 blocks drops the last m % 256 elements
