@@ -290,8 +290,11 @@ public:
   /// A block inside the innermost loop (not its body) that leaves the loop
   /// on every path and holds no `continue` of it. A `break` leaves the loop
   /// only when the loop is the innermost statement it can leave (not a
-  /// switch, nor a loop that runs once).
+  /// switch, nor a loop that runs once). A `return` or `throw` is one too:
+  /// its operand runs on the way out (`if (err) return fail(...);`).
   bool isExitPath(const Stmt *S) const {
+    if (isa<ReturnStmt, CXXThrowExpr>(S))
+      return !Stack.empty();
     const auto *CS = dyn_cast<CompoundStmt>(S);
     if (!CS || Stack.empty() || loopBody(Stack.back()) == S)
       return false;
