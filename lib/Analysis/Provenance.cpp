@@ -785,6 +785,76 @@ Provenance ProvenanceAnalysis::traceParam(const ParmVarDecl *P, unsigned Depth,
   return Result;
 }
 
+/// Whether Body assigns V or its field F, takes the address of either, or
+/// uses V other than through a member (passes it whole, by reference or by
+/// value: a callee's view of it is not followed).
+static bool fieldReassigned(const Stmt *Body, const VarDecl *V, const FieldDecl *F) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    const FieldDecl *F;
+    unsigned Refs = 0, MemberRefs = 0;
+    bool Written = false;
+    bool isV(const Expr *E) const {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return D && D->getDecl() == V;
+    }
+    bool isTarget(const Expr *E) const {
+      E = E->IgnoreParens();
+      if (isV(E))
+        return true;
+      const auto *M = dyn_cast<MemberExpr>(E);
+      return M && M->getMemberDecl() == F && isV(M->getBase());
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      Refs += D->getDecl() == V;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *M) {
+      MemberRefs += !M->isArrow() && isV(M->getBase());
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Written |= B->isAssignmentOp() && isTarget(B->getLHS());
+      return !Written;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Written |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+                 isTarget(U->getSubExpr());
+      return !Written;
+    }
+  } Find;
+  Find.V = V;
+  Find.F = F;
+  Find.TraverseStmt(const_cast<Stmt *>(Body));
+  return Find.Written || Find.Refs > Find.MemberRefs;
+}
+
+/// The initializer of field F in `S v = {a, b};`, for `v.F` where v is a
+/// local variable (not a parameter or reference) of aggregate type that
+/// the function never assigns, nor its field F, nor passes by address.
+static const Expr *aggregateFieldInit(const MemberExpr *ME, const FieldDecl *F) {
+  if (ME->isArrow() || !F->getType()->isPointerType())
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl() || V->getType()->isReferenceType())
+    return nullptr;
+  const auto *IL = dyn_cast_or_null<InitListExpr>(V->getInit() ? V->getInit()->IgnoreImplicit()
+                                                                : nullptr);
+  if (!IL)
+    return nullptr;
+  if (IL->isSyntacticForm() && IL->getSemanticForm())
+    IL = IL->getSemanticForm();
+  unsigned Index = F->getFieldIndex();
+  if (F->getParent() != V->getType()->getAsRecordDecl() || Index >= IL->getNumInits())
+    return nullptr;
+  // The whole variable or the field written anywhere: its value may change.
+  const FunctionDecl *FD = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
+  if (!FD || !FD->getBody() || fieldReassigned(FD->getBody(), V, F))
+    return nullptr;
+  return IL->getInit(Index);
+}
+
 const ValueDecl *ProvenanceAnalysis::rootOf(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < MaxDepth; ++Depth) {
     E = E->IgnoreParens();
@@ -822,9 +892,16 @@ const ValueDecl *ProvenanceAnalysis::rootOf(const Expr *E) {
       continue;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-        return F->getCanonicalDecl();
-      return nullptr;
+      const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!F)
+        return nullptr;
+      // `BodySystem p = {(float4 *)buf, (float4 *)buf + n}; p.pos[i]`: a
+      // pointer field of a local aggregate is the buffer its initializer
+      // names, unless something assigns the field.
+      if (const Expr *Init = aggregateFieldInit(ME, F))
+        if (const ValueDecl *R = rootOf(Init))
+          return R;
+      return F->getCanonicalDecl();
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
