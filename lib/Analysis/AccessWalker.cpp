@@ -293,6 +293,7 @@ void Walker::record(const Expr *Site, const PointerValue &Addr, unsigned Size, A
   A.MaxThreadsX = MaxThreadsX;
   A.CallChain = Chain;
   A.SingleLane = SingleLane;
+  A.GuardThreadsX = LaneBound;
   A.Loops.assign(Loops.begin(), Loops.end());
   KernelSummary &Out = S.Out;
   if (Addr.Root.Space == MemorySpace::Shared && !Out.UsesSharedMemory) {
@@ -672,9 +673,11 @@ void Walker::walkStmt(const Stmt *St) {
     return walkExpr(E);
   if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
     bool Lane = SingleLane; // `if (lane != 0) return;` holds to the end of the block.
+    unsigned Bound = LaneBound;
     for (const Stmt *Child : CS->body())
       walkStmt(Child);
     SingleLane = Lane;
+    LaneBound = Bound;
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(St)) {
@@ -769,24 +772,33 @@ void Walker::walkIf(const IfStmt *If) {
   bool Lane = SingleLane;
   bool ThenOneLane = selectsOneLane(If->getCond(), false);
   bool ElseOneLane = selectsOneLane(If->getCond(), true);
+  unsigned Bound = LaneBound;
+  auto Tighter = [&](unsigned B) { return B && (!Bound || B < Bound) ? B : Bound; };
+  unsigned ThenBound = Tighter(lanesBelow(If->getCond(), false));
+  unsigned ElseBound = Tighter(lanesBelow(If->getCond(), true));
   DefMap Before = Defs;
   SingleLane = Lane || ThenOneLane;
+  LaneBound = ThenBound;
   walkStmt(If->getThen());
   DefMap AfterThen = std::move(Defs);
   Defs = Before;
   SingleLane = Lane || ElseOneLane;
+  LaneBound = ElseBound;
   walkStmt(If->getElse());
   SingleLane = Lane;
+  LaneBound = Bound;
   DefMap AfterElse = std::move(Defs);
   bool ThenEnds = terminates(If->getThen()), ElseEnds = If->getElse() && terminates(If->getElse());
   if (ThenEnds && !ElseEnds) {
     Defs = std::move(AfterElse);
     SingleLane = Lane || ElseOneLane; // if (threadIdx.x != 0) return; ...
+    LaneBound = ElseBound;            // if (threadIdx.x >= 8) return; ...
     return;
   }
   if (ElseEnds && !ThenEnds) {
     Defs = std::move(AfterThen);
     SingleLane = Lane || ThenOneLane; // if (threadIdx.x == 0) { ... } else return; ...
+    LaneBound = ThenBound;
     return;
   }
   Defs = std::move(AfterThen);
@@ -1022,6 +1034,42 @@ bool Walker::selectsOneLane(const Expr *Cond, bool Negated) {
   if (BO->getOpcode() != (Negated ? BO_NE : BO_EQ))
     return false;
   return OneValue(intForm(BO->getLHS()) - intForm(BO->getRHS()));
+}
+
+unsigned Walker::lanesBelow(const Expr *Cond, bool Negated) {
+  if (!Cond)
+    return 0;
+  Cond = Cond->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return lanesBelow(UO->getSubExpr(), !Negated);
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Cond))
+    return ICE->getCastKind() == CK_IntegralToBoolean ? 0 : lanesBelow(ICE->getSubExpr(), Negated);
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return 0;
+  if (BO->getOpcode() == (Negated ? BO_LOr : BO_LAnd)) {
+    unsigned L = lanesBelow(BO->getLHS(), Negated), R = lanesBelow(BO->getRHS(), Negated);
+    return L && R ? std::min(L, R) : std::max(L, R);
+  }
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (!BO->isRelationalOp())
+    return 0;
+  if (Negated) // !(a < b) is a >= b, ...
+    Op = Op == BO_LT ? BO_GE : Op == BO_LE ? BO_GT : Op == BO_GT ? BO_LE : BO_LT;
+  // (lhs - rhs) = a * threadIdx.x + k, a = +-1, k a constant.
+  AffineForm D = intForm(BO->getLHS()) - intForm(BO->getRHS());
+  if (D.isUnknown())
+    return 0;
+  std::optional<int64_t> A = D.coefficientOf(Symbol::threadIdx(0)).asConstant();
+  std::optional<int64_t> K = D.without(Symbol::threadIdx(0)).asConstant();
+  if (!A || !K || (*A != 1 && *A != -1))
+    return 0;
+  int64_t Below = 0;
+  if (*A == 1 && (Op == BO_LT || Op == BO_LE)) // x + k < 0: x < -k
+    Below = -*K + (Op == BO_LE);
+  else if (*A == -1 && (Op == BO_GT || Op == BO_GE)) // k - x > 0: x < k
+    Below = *K + (Op == BO_GE);
+  return Below >= 1 && Below <= (int64_t(1) << 20) ? unsigned(Below) : 0;
 }
 
 bool Walker::usesThis(const FunctionDecl *Def) {

@@ -218,6 +218,10 @@ private:
   /// Whether Cond (or its negation) holds for at most one lane of a warp:
   /// threadIdx.x == 0, lane == 0, tid == k && ...
   bool selectsOneLane(const Expr *Cond, bool Negated);
+  /// L when Cond (or its negation) holds only for threadIdx.x < L
+  /// (`threadIdx.x < 8`, `tid <= 15`, `16 > tid`, alone or in a `&&`); 0
+  /// when it bounds no lane.
+  unsigned lanesBelow(const Expr *Cond, bool Negated);
 
   /// An argument that hands the callee memory it may read or write.
   bool passesMemory(const Expr *Arg);
@@ -260,6 +264,8 @@ private:
   std::vector<SymValue> Returns;
   bool ReturnsUnknown = false;
   bool SingleLane = false; ///< Inside code that at most one lane of a warp runs.
+  /// Inside code that only threads with threadIdx.x < LaneBound run; 0: no bound.
+  unsigned LaneBound = 0;
 };
 
 } // namespace detail

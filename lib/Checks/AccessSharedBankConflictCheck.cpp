@@ -8,6 +8,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -60,7 +61,7 @@ static bool integerSymbols(const AffineForm &F) {
 }
 
 std::optional<AccessSharedBankConflictCheck::Conflict>
-AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
+AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A, bool TwoDimensional) const {
   if (A.Address.Root.Space != MemorySpace::Shared || A.Kind == AccessKind::Atomic ||
       A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown() || A.SingleLane)
     return std::nullopt;
@@ -82,6 +83,10 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
     StrideY = *YC;
   }
   C.StrideY = StrideY;
+  if (A.GuardThreadsX > 0 && A.GuardThreadsX < 32)
+    C.GuardLanes = A.GuardThreadsX;
+  C.OncePerBlock = A.GuardThreadsX > 0 && A.GuardThreadsX <= 32 && !TwoDimensional &&
+                   A.Loops.empty() && A.CallChain.empty();
   if (std::optional<int64_t> X = Stride.asConstant()) {
     C.Banks = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes);
     // The array bound says threadIdx.x < ThreadsX: either blocks are that
@@ -91,6 +96,12 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
       BankConflict OneRow = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes, C.ThreadsX);
       if (OneRow.Degree < C.Banks.Degree)
         C.Banks = OneRow;
+    }
+    // `if (threadIdx.x < 8)`: only the first lanes of a row take part.
+    if (C.GuardLanes) {
+      BankConflict Guarded = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes, C.GuardLanes);
+      if (Guarded.Degree < C.Banks.Degree)
+        C.Banks = Guarded;
     }
     C.StrideWords = (*X < 0 ? -*X : *X) / 4;
     if (C.Banks.Degree < MinDegree)
@@ -105,6 +116,12 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
   if (Content % 4 != 0)
     return std::nullopt;
   unsigned G = static_cast<unsigned>(std::gcd<int64_t>(Content / 4, 32));
+  // Lanes 32 / G apart share a bank: of the first GuardLanes lanes, at
+  // least ceil(GuardLanes / (32 / G)) do.
+  if (C.GuardLanes) {
+    unsigned Period = 32 / G;
+    G = std::min(G, (C.GuardLanes + Period - 1) / Period);
+  }
   if (G < MinDegree)
     return std::nullopt;
   C.AtLeast = true;
@@ -114,10 +131,86 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A) const {
   return C;
 }
 
+/// The field of a CUDA vector type that Site accesses (`s[i].x` of a
+/// double2 or float4: a struct of one scalar type whose alignment is its
+/// size, 8 or 16 bytes): its byte offset in the element and the element's
+/// size.
+static std::optional<std::pair<int64_t, int64_t>> vectorField(const Expr *Site, ASTContext &AST) {
+  const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
+  const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!Field || Field->isBitField())
+    return std::nullopt;
+  const RecordDecl *RD = Field->getParent();
+  if (!RD || RD->isUnion() || !RD->isCompleteDefinition() || RD->isDependentType())
+    return std::nullopt;
+  QualType T = AST.getRecordType(RD);
+  int64_t Size = AST.getTypeSizeInChars(T).getQuantity();
+  if ((Size != 8 && Size != 16) || AST.getTypeAlignInChars(T).getQuantity() != Size)
+    return std::nullopt;
+  QualType Scalar = Field->getType().getCanonicalType();
+  for (const FieldDecl *F : RD->fields())
+    if (F->isBitField() || F->getType().getCanonicalType() != Scalar || !Scalar->isScalarType())
+      return std::nullopt;
+  const ASTRecordLayout &Layout = AST.getASTRecordLayout(RD);
+  return std::make_pair(int64_t(Layout.getFieldOffset(Field->getFieldIndex()) / 8), Size);
+}
+
+/// The accesses of S that, with others of the same thread to the same
+/// element of a vector type, cover the whole element (`s[t].x += s[t + i].x;
+/// s[t].y += s[t + i].y;` on a double2): nvcc merges them into one vector
+/// access (ld.shared.v2.f64), which the banks serve as such. Each such
+/// access, widened to the element.
+static llvm::DenseMap<const MemoryAccess *, MemoryAccess> mergedVectorAccesses(const KernelSummary &S,
+                                                                              ASTContext &AST) {
+  struct Part {
+    const MemoryAccess *A;
+    AffineForm Element; ///< The element's byte offset.
+    int64_t Offset, Size;
+  };
+  std::vector<Part> Parts;
+  for (const MemoryAccess &A : S.Accesses)
+    if (A.Address.Root.Space == MemorySpace::Shared && A.Kind != AccessKind::Atomic &&
+        !A.Address.ByteOffset.isUnknown())
+      if (auto VF = vectorField(A.Site, AST); VF && A.SizeBytes > 0 && A.SizeBytes < VF->second)
+        Parts.push_back({&A, A.Address.ByteOffset - AffineForm::constant(VF->first), VF->first,
+                         VF->second});
+  llvm::DenseMap<const MemoryAccess *, MemoryAccess> Merged;
+  if (Parts.size() > 256) // Quadratic below; such kernels are generated code.
+    return Merged;
+  for (const Part &P : Parts) {
+    uint32_t Covered = 0;
+    for (const Part &Q : Parts)
+      if (Q.Size == P.Size && Q.A->Address.Root.Decl == P.A->Address.Root.Decl &&
+          Q.A->Address.Root.Decl && Q.A->Loops == P.A->Loops && Q.A->CallChain == P.A->CallChain &&
+          Q.Element == P.Element)
+        for (unsigned B = 0; B < Q.A->SizeBytes && Q.Offset + B < 32; ++B)
+          Covered |= 1u << (Q.Offset + B);
+    if (Covered == (P.Size == 32 ? ~0u : (1u << P.Size) - 1)) {
+      MemoryAccess Wide = *P.A;
+      Wide.SizeBytes = unsigned(P.Size);
+      Wide.Address.ByteOffset = P.Element;
+      Merged.try_emplace(P.A, std::move(Wide));
+    }
+  }
+  return Merged;
+}
+
 void AccessSharedBankConflictCheck::analyze(const FunctionDecl *Kernel, const KernelSummary &S) {
   const SourceManager &SM = Ctx.sourceManager();
-  for (const MemoryAccess &A : S.Accesses) {
-    std::optional<Conflict> C = evaluate(A);
+  llvm::DenseMap<const MemoryAccess *, MemoryAccess> Merged = mergedVectorAccesses(S, Ctx.ast());
+  // Whether the kernel's threads are laid out in 2D (or 3D): a guard on
+  // threadIdx.x then leaves lanes running in every warp.
+  bool TwoDimensional = llvm::any_of(S.Accesses, [](const MemoryAccess &A) {
+    return !A.Address.ByteOffset.isUnknown() &&
+           (A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant() !=
+                std::optional<int64_t>(0) ||
+            A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(2)).asConstant() !=
+                std::optional<int64_t>(0));
+  });
+  for (const MemoryAccess &Access : S.Accesses) {
+    auto Wide = Merged.find(&Access);
+    const MemoryAccess &A = Wide == Merged.end() ? Access : Wide->second;
+    std::optional<Conflict> C = evaluate(A, TwoDimensional);
     if (!C)
       continue;
     clang::SourceLocation Loc = SM.getFileLoc(A.Site->getBeginLoc());
@@ -295,6 +388,8 @@ void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statement
           std::to_string(C.StrideWords) + " 4-byte words apart";
     if (C.ThreadsX < 32)
       Msg += " (threadIdx.x stays below " + std::to_string(C.ThreadsX) + " in this array)";
+    if (C.GuardLanes && C.GuardLanes < C.ThreadsX)
+      Msg += " (only threadIdx.x < " + std::to_string(C.GuardLanes) + " runs it)";
     if (A.SizeBytes > 4)
       Msg += " with " + std::to_string(A.SizeBytes) + "-byte elements, served " +
              std::to_string(128 / A.SizeBytes) + " lanes at a time";
@@ -318,6 +413,13 @@ void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statement
 
   auto D = diag(A.Site->getBeginLoc(), Msg);
   D.range(A.Site->getSourceRange());
+  // A spine step (`if (threadIdx.x < 8) s[threadIdx.x * 32] += ...`) that
+  // one warp of each block runs once: a few wavefronts per block.
+  if (C.OncePerBlock)
+    D.cold("one warp of each block makes this access, once (a guard keeps threadIdx.x below " +
+           std::to_string(A.GuardThreadsX) + " and no loop is around it): at most " +
+           std::to_string(C.Banks.Wavefronts - C.Banks.Ideal) +
+           " extra shared-memory wavefronts per block");
   for (const FunctionDecl *K : C.Kernels)
     D.kernel(K);
   for (const Expr *Sibling : Siblings)

@@ -59,6 +59,9 @@ struct MemoryAccess {
   /// At most one lane of a warp runs it (under `if (threadIdx.x == 0)`,
   /// after `if (lane != 0) return;`): no warp-wide access pattern.
   bool SingleLane = false;
+  /// Only threads with threadIdx.x below this run it (`if (threadIdx.x < 8)`,
+  /// after `if (tid >= 16) return;`); 0 when no guard bounds threadIdx.x.
+  unsigned GuardThreadsX = 0;
 
   bool reads() const { return Kind != AccessKind::Store; }
   bool writes() const { return Kind != AccessKind::Load; }
