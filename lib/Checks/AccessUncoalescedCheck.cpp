@@ -234,20 +234,28 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
             .push_back({&A, splitOffsets(A, AST)});
   }
   llvm::SmallPtrSet<const MemoryAccess *, 8> CoveredAccesses;
+  // The share of each element's bytes that the thread's accesses at the same
+  // base use, when other accesses add to A's own.
+  llvm::DenseMap<const MemoryAccess *, double> PooledUse;
   for (auto &[Key, Members] : Groups) {
     int64_t Stride = Key.second;
     for (auto &[A, Sp] : Members) {
-      std::vector<bool> Bytes(static_cast<size_t>(Stride), false);
+      std::vector<bool> Bytes(static_cast<size_t>(Stride), false), Used(Bytes);
       markPadding(Bytes, *A, Stride, AST);
       for (auto &[B, SpB] : Members) {
         if (!sameBuffer(B->Address.Root, A->Address.Root) || !(SpB.Rest == Sp.Rest))
           continue;
         for (int64_t O : SpB.Offsets)
-          for (unsigned I = 0; I < B->SizeBytes && I < Stride; ++I)
-            Bytes[static_cast<size_t>((((O + I) % Stride) + Stride) % Stride)] = true;
+          for (unsigned I = 0; I < B->SizeBytes && I < Stride; ++I) {
+            size_t At = static_cast<size_t>((((O + I) % Stride) + Stride) % Stride);
+            Bytes[At] = Used[At] = true;
+          }
       }
       if (llvm::all_of(Bytes, [](bool B) { return B; }))
         CoveredAccesses.insert(A);
+      double Share = double(llvm::count(Used, true)) / double(Stride);
+      if (Share * double(Stride) > double(std::min<int64_t>(A->SizeBytes, Stride)))
+        PooledUse[A] = Share;
     }
   }
 
@@ -264,6 +272,11 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       return false;
     if (std::optional<int64_t> C = Stride.asConstant()) {
       int64_t Abs = *C < 0 ? -*C : *C;
+      // Uncoalesced: the warp moves at least twice the bytes the thread
+      // uses of each element (x, y and z of a float4 use 75%: not so).
+      auto Pooled = PooledUse.find(&A);
+      if (Pooled != PooledUse.end() && Pooled->second > 0.5)
+        return false;
       return Abs > int64_t(A.SizeBytes) && !CoveredAccesses.count(&A);
     }
     return ReportSymbolic && reportableSymbolic(Stride);
@@ -292,6 +305,8 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       Entry.Weight = weightOf(A);
       Entry.KernelSectors = KernelSectors;
       Entry.Measured = Kernel;
+      if (auto Pooled = PooledUse.find(&A); Pooled != PooledUse.end())
+        Entry.PooledUse = Pooled->second;
     }
     if (!llvm::is_contained(Entry.Kernels, Kernel))
       Entry.Kernels.push_back(Kernel);
@@ -326,8 +341,10 @@ void AccessUncoalescedCheck::onEndOfTranslationUnit() {
   for (const Site *S : Live)
     Buckets[BucketOf(S)].push_back(S);
   auto SamePattern = [&](const Site *A, const Site *B) {
+    // Fields of one element of different widths (a bool and two ints of a
+    // struct) pooled together are one pattern too.
     return A->Kernels == B->Kernels && sameBuffer(A->Access.Address.Root, B->Access.Address.Root) &&
-           A->Access.SizeBytes == B->Access.SizeBytes &&
+           (A->Access.SizeBytes == B->Access.SizeBytes || (A->PooledUse > 0 && B->PooledUse > 0)) &&
            A->Access.laneStride() == B->Access.laneStride();
   };
   llvm::DenseSet<const Site *> Done;
@@ -369,6 +386,13 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
   unsigned Ideal = sectorsPerWarp(Size, Size);
   unsigned Sectors = sectorsOf(A);
   double Used = double(32 * Size) / double(32 * Sectors);
+  // The thread's other accesses to the same element (p[i].x and p[i].y)
+  // use more of the bytes moved: the cache serves them.
+  std::string UsedBy = " of the bytes moved are used";
+  if (S.PooledUse > Used) {
+    Used = S.PooledUse;
+    UsedBy = " of the bytes moved are used, with the thread's other accesses to the same element";
+  }
   StringRef What = A.Kind == AccessKind::Store ? "store" : A.Kind == AccessKind::LoadStore
                                                                ? "read-modify-write"
                                                                : "load";
@@ -389,14 +413,13 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
              (Record.front() == '\'' ? Record : std::string("element")) +
              " each), so a warp touches " + std::to_string(Sectors) +
              " sectors of 32 bytes where " + std::to_string(Ideal) + " would do and " +
-             percent(Used) + " of the bytes moved are used; a structure of arrays makes "
-             "the access contiguous";
+             percent(Used) + UsedBy + "; a structure of arrays makes the access contiguous";
     } else {
       if (Abs % Size == 0)
         StrideText += " (" + std::to_string(Abs / Size) + " elements)";
       Msg += "consecutive threads are " + StrideText + " apart, so a warp touches " +
              std::to_string(Sectors) + " sectors of 32 bytes where " + std::to_string(Ideal) +
-             " would do and " + percent(Used) + " of the bytes moved are used";
+             " would do and " + percent(Used) + UsedBy;
     }
   } else {
     // An access wider than the buffer's elements (a float4 stored through a

@@ -37,6 +37,9 @@ private:
     /// the global sectors per warp of the kernel's accesses that the check
     /// does not report, each weighted so.
     double Weight = 1, KernelSectors = 0;
+    /// The share of each element's bytes that this access and the thread's
+    /// others at the same base (p[i].x, p[i].y) use; 0 when only its own.
+    double PooledUse = 0;
     /// The kernel that Weight and KernelSectors are of.
     const clang::FunctionDecl *Measured = nullptr;
   };
