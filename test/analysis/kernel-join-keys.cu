@@ -15,11 +15,11 @@ __global__ void scaled(float *x) { x[threadIdx.x] *= 2; }
 extern "C" __global__ void plain(float *x) { x[threadIdx.x] = 0; }
 
 void launch(float *d, double *e) {
-  add<<<999, 250>>>(d, 1);
-  fill<<<999, 250>>>(d);
-  fill<<<999, 250>>>(e);
-  ns::scaled<<<999, 250>>>(d);
-  plain<<<999, 250>>>(d);
+  add<<<999, 100>>>(d, 1);
+  fill<<<999, 100>>>(d);
+  fill<<<999, 100>>>(e);
+  ns::scaled<<<999, 100>>>(d);
+  plain<<<999, 100>>>(d);
 }
 
 // Each launch names only the instantiation it launches.

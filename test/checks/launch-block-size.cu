@@ -3,6 +3,9 @@
 // The bundled CUDA declarations (no toolkit) give the same findings.
 // RUN: %expect-exit 1 %cuda-advisor --cuda-path=bundled --checks='-*,launch-block-size' %s -- -x cuda \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='error:'
+// With --show-cold, the notes off the hot path too.
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,launch-block-size' %s -- -x cuda \
+// RUN:   | FileCheck %s --check-prefix=COLD
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
@@ -16,7 +19,11 @@ __global__ void k2p(float *x) { printf("%d %d %d\n", threadIdx.x, threadIdx.y, t
 constexpr int kThreads = 96;
 
 void bad(float *d, int n) {
-  // CHECK: :[[@LINE+1]]:17: warning: 250 threads per block (250) is not a multiple of the warp size (32): the last warp of every block runs with 26 of 32 lanes active; use 256 or another multiple of 32 [launch-block-size]
+  // CHECK: :[[@LINE+1]]:16: warning: 80 threads per block (80) is not a multiple of the warp size (32): the last warp of every block runs with 16 of 32 lanes active; use 96 or another multiple of 32 [launch-block-size]
+  k1<<<n / 80, 80>>>(d);
+  // 6 idle lanes of 256 (2.3%): a note off the hot path.
+  // COLD: :[[@LINE+2]]:17: note: 250 threads per block (250) is not a multiple of the warp size (32): the last warp of every block runs with 26 of 32 lanes active; use 256 or another multiple of 32 [launch-block-size]
+  // COLD: note: off the hot path: 6 of the block's 256 lanes idle (2.3%), at most 1/8 of its issue slots: a multiple of 32 gains little
   k1<<<n / 250, 250>>>(d);
 
   int threads = 100; // A local assigned once.
