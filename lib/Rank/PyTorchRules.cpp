@@ -154,6 +154,14 @@ void Rules::tensorCoresUnused(std::vector<RuntimeFinding> &Out) {
       uint64_t After = std::max(static_cast<uint64_t>(static_cast<double>(T) * Ratio), Floor);
       Saving += T > After ? T - After : 0;
     }
+    // Faster kernels shorten the run only where the host waits for them: in
+    // a host-bound loop (data loading, Python between launches) they run in
+    // the host's shadow. The saving is at most the time the host waited
+    // while the GPU was busy.
+    std::optional<uint64_t> Waited = hostWaitOnBusyGpu(Proc, Dev);
+    uint64_t Unbounded = Saving;
+    if (Waited)
+      Saving = std::min(Saving, *Waited);
     if (!worthIt(Id, Proc, Saving))
       continue;
     // The two costliest kernel names, for the message.
@@ -190,6 +198,13 @@ void Rules::tensorCoresUnused(std::vector<RuntimeFinding> &Out) {
         "compute-bound multiplies speed up by that ratio, small ones are held by the floor",
         formatv("{0:f1}", Rates->Fp32).str(), formatv("{0:f0}", Rates->Tf32).str(), Rates->Source,
         formatDuration(Floor));
+    if (Saving < Unbounded)
+      How += formatv("; that gives {0}, but the host waited for the busy GPU only {1} in all "
+                     "(synchronizations, blocking copies and launches): the rest of the kernels' "
+                     "time was hidden behind the host's own work, and a faster GPU saves at most "
+                     "that wait",
+                     formatDuration(Unbounded), formatDuration(Saving))
+                 .str();
     Cost C = Model.make(G.Kernels.size(), G.Time, Saving, std::move(How));
     // Placed where the costliest kernel was launched.
     const SourceLocation *Site = nullptr;

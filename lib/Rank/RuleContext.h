@@ -238,6 +238,31 @@ private:
     return IntervalSet(std::move(V));
   }
 
+  /// The time the host of Proc spent waiting for device Dev while it was
+  /// busy: inside synchronizations, blocking copies, frees and launches
+  /// (a launch blocks when the queue is full), counted where the device
+  /// ran work. Nothing when the recording holds no runtime calls of Proc.
+  std::optional<uint64_t> hostWaitOnBusyGpu(profile::ProcessIndex Proc, uint32_t Dev) const {
+    std::vector<Interval> V;
+    bool Any = false;
+    for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
+      const profile::ApiCall &A = P.ApiCalls[I];
+      if (A.Process != Proc)
+        continue;
+      Any = true;
+      llvm::StringRef F = apiFamily(A.Name);
+      if (F == "sync" || F == "free" || F == "launch" || Index.blocks(I))
+        V.push_back({A.Start, A.End});
+    }
+    if (!Any)
+      return std::nullopt;
+    const IntervalSet &Busy = Index.busy(Proc, Dev);
+    uint64_t Waited = 0;
+    for (const Interval &W : IntervalSet(std::move(V)).intervals())
+      Waited += Busy.covered(W);
+    return Waited;
+  }
+
   const CostModel &Model;
   const ProfileIndex &Index;
   const profile::Profile &P;
