@@ -60,6 +60,12 @@ static bool integerSymbols(const AffineForm &F) {
   return true;
 }
 
+/// An `if (threadIdx.x < G)` around A that leaves part of a warp running: G
+/// (below 32), else 0.
+static unsigned partialWarpGuard(const MemoryAccess &A) {
+  return A.GuardThreadsX < 32 ? A.GuardThreadsX : 0;
+}
+
 std::optional<AccessSharedBankConflictCheck::Conflict>
 AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A, bool TwoDimensional) const {
   if (A.Address.Root.Space != MemorySpace::Shared || A.Kind == AccessKind::Atomic ||
@@ -83,8 +89,7 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A, bool TwoDimension
     StrideY = *YC;
   }
   C.StrideY = StrideY;
-  if (A.GuardThreadsX > 0 && A.GuardThreadsX < 32)
-    C.GuardLanes = A.GuardThreadsX;
+  unsigned GuardLanes = partialWarpGuard(A);
   C.OncePerBlock = A.GuardThreadsX > 0 && A.GuardThreadsX <= 32 && !TwoDimensional &&
                    A.Loops.empty() && A.CallChain.empty();
   if (std::optional<int64_t> X = Stride.asConstant()) {
@@ -98,8 +103,8 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A, bool TwoDimension
         C.Banks = OneRow;
     }
     // `if (threadIdx.x < 8)`: only the first lanes of a row take part.
-    if (C.GuardLanes) {
-      BankConflict Guarded = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes, C.GuardLanes);
+    if (GuardLanes) {
+      BankConflict Guarded = bankConflict(*X, StrideY, C.ThreadsX, A.SizeBytes, GuardLanes);
       if (Guarded.Degree < C.Banks.Degree)
         C.Banks = Guarded;
     }
@@ -118,9 +123,9 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A, bool TwoDimension
   unsigned G = static_cast<unsigned>(std::gcd<int64_t>(Content / 4, 32));
   // Lanes 32 / G apart share a bank: of the first GuardLanes lanes, at
   // least ceil(GuardLanes / (32 / G)) do.
-  if (C.GuardLanes) {
+  if (GuardLanes) {
     unsigned Period = 32 / G;
-    G = std::min(G, (C.GuardLanes + Period - 1) / Period);
+    G = std::min(G, (GuardLanes + Period - 1) / Period);
   }
   if (G < MinDegree)
     return std::nullopt;
@@ -183,9 +188,9 @@ static llvm::DenseMap<const MemoryAccess *, MemoryAccess> mergedVectorAccesses(c
       if (Q.Size == P.Size && Q.A->Address.Root.Decl == P.A->Address.Root.Decl &&
           Q.A->Address.Root.Decl && Q.A->Loops == P.A->Loops && Q.A->CallChain == P.A->CallChain &&
           Q.Element == P.Element)
-        for (unsigned B = 0; B < Q.A->SizeBytes && Q.Offset + B < 32; ++B)
+        for (unsigned B = 0; B < Q.A->SizeBytes && Q.Offset + B < Q.Size; ++B)
           Covered |= 1u << (Q.Offset + B);
-    if (Covered == (P.Size == 32 ? ~0u : (1u << P.Size) - 1)) {
+    if (Covered == (1u << P.Size) - 1) {
       MemoryAccess Wide = *P.A;
       Wide.SizeBytes = unsigned(P.Size);
       Wide.Address.ByteOffset = P.Element;
@@ -202,10 +207,8 @@ void AccessSharedBankConflictCheck::analyze(const FunctionDecl *Kernel, const Ke
   // threadIdx.x then leaves lanes running in every warp.
   bool TwoDimensional = llvm::any_of(S.Accesses, [](const MemoryAccess &A) {
     return !A.Address.ByteOffset.isUnknown() &&
-           (A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant() !=
-                std::optional<int64_t>(0) ||
-            A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(2)).asConstant() !=
-                std::optional<int64_t>(0));
+           (!A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).isZero() ||
+            !A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(2)).isZero());
   });
   for (const MemoryAccess &Access : S.Accesses) {
     auto Wide = Merged.find(&Access);
@@ -388,8 +391,8 @@ void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statement
           std::to_string(C.StrideWords) + " 4-byte words apart";
     if (C.ThreadsX < 32)
       Msg += " (threadIdx.x stays below " + std::to_string(C.ThreadsX) + " in this array)";
-    if (C.GuardLanes && C.GuardLanes < C.ThreadsX)
-      Msg += " (only threadIdx.x < " + std::to_string(C.GuardLanes) + " runs it)";
+    if (unsigned G = partialWarpGuard(A); G && G < C.ThreadsX)
+      Msg += " (only threadIdx.x < " + std::to_string(G) + " runs it)";
     if (A.SizeBytes > 4)
       Msg += " with " + std::to_string(A.SizeBytes) + "-byte elements, served " +
              std::to_string(128 / A.SizeBytes) + " lanes at a time";

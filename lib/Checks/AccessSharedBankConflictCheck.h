@@ -31,7 +31,6 @@ private:
     int64_t StrideWords = 0;    ///< 0 when symbolic.
     unsigned ThreadsX = 32;     ///< Distinct threadIdx.x values per warp assumed.
     int64_t StrideY = 0;        ///< Bytes between rows of threadIdx.y in a warp (ThreadsX < 32).
-    unsigned GuardLanes = 0;    ///< An `if (threadIdx.x < G)` around it: G (below 32), else 0.
     /// One warp of each block makes the access, once: a guard keeps
     /// threadIdx.x below 32 in a kernel that never reads threadIdx.y, and
     /// no loop is around it.

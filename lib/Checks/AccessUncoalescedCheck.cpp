@@ -253,9 +253,9 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       }
       if (llvm::all_of(Bytes, [](bool B) { return B; }))
         CoveredAccesses.insert(A);
-      double Share = double(llvm::count(Used, true)) / double(Stride);
-      if (Share * double(Stride) > double(std::min<int64_t>(A->SizeBytes, Stride)))
-        PooledUse[A] = Share;
+      int64_t UsedBytes = llvm::count(Used, true);
+      if (UsedBytes > std::min<int64_t>(A->SizeBytes, Stride)) // Others add to A's own.
+        PooledUse[A] = double(UsedBytes) / double(Stride);
     }
   }
 

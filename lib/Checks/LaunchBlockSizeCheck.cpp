@@ -4,6 +4,7 @@
 #include "cuda-advisor/Analysis/HostCode.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
+#include "cuda-advisor/Core/Units.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -436,8 +437,8 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       int64_t Idle = Up - *Threads;
       if (Idle * IdleLaneShareDivisor <= Up)
         D.cold(std::to_string(Idle) + " of the block's " + std::to_string(Up) +
-               " lanes idle (" + std::to_string(Idle * 1000 / Up / 10) + "." +
-               std::to_string(Idle * 1000 / Up % 10) + "%), at most 1/" +
+               " lanes idle (" + formatTrimmed(100.0 * double(Idle) / double(Up), 1) +
+               "%), at most 1/" +
                std::to_string(IdleLaneShareDivisor) +
                " of its issue slots: a multiple of 32 gains little");
       return;

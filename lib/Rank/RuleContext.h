@@ -13,6 +13,7 @@
 #include "cuda-advisor/Rank/Join.h"
 #include "cuda-advisor/Rank/Rank.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -229,13 +230,25 @@ private:
     if (Proc < P.Processes.size())
       for (auto [Start, End] : P.Processes[Proc].Overheads)
         V.push_back({Start, End});
+    apiCallIntervals(Proc, {"sync", "free", "alloc"}, V);
+    return IntervalSet(std::move(V));
+  }
+
+  /// Appends to V the runtime calls of Proc of the given families, and the
+  /// blocking ones; returns whether the recording has any call of Proc.
+  bool apiCallIntervals(profile::ProcessIndex Proc,
+                        std::initializer_list<llvm::StringRef> Families,
+                        std::vector<Interval> &V) const {
+    bool Any = false;
     for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
       const profile::ApiCall &A = P.ApiCalls[I];
-      llvm::StringRef F = apiFamily(A.Name);
-      if (A.Process == Proc && (F == "sync" || F == "free" || F == "alloc" || Index.blocks(I)))
+      if (A.Process != Proc)
+        continue;
+      Any = true;
+      if (llvm::is_contained(Families, apiFamily(A.Name)) || Index.blocks(I))
         V.push_back({A.Start, A.End});
     }
-    return IntervalSet(std::move(V));
+    return Any;
   }
 
   /// The time the host of Proc spent waiting for device Dev while it was
@@ -244,17 +257,7 @@ private:
   /// ran work. Nothing when the recording holds no runtime calls of Proc.
   std::optional<uint64_t> hostWaitOnBusyGpu(profile::ProcessIndex Proc, uint32_t Dev) const {
     std::vector<Interval> V;
-    bool Any = false;
-    for (size_t I = 0; I < P.ApiCalls.size(); ++I) {
-      const profile::ApiCall &A = P.ApiCalls[I];
-      if (A.Process != Proc)
-        continue;
-      Any = true;
-      llvm::StringRef F = apiFamily(A.Name);
-      if (F == "sync" || F == "free" || F == "launch" || Index.blocks(I))
-        V.push_back({A.Start, A.End});
-    }
-    if (!Any)
+    if (!apiCallIntervals(Proc, {"sync", "free", "launch"}, V))
       return std::nullopt;
     const IntervalSet &Busy = Index.busy(Proc, Dev);
     uint64_t Waited = 0;
