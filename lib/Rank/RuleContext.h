@@ -261,7 +261,8 @@ private:
       return std::nullopt;
     const IntervalSet &Busy = Index.busy(Proc, Dev);
     uint64_t Waited = 0;
-    for (const Interval &W : IntervalSet(std::move(V)).intervals())
+    IntervalSet Waits(std::move(V)); // Named: intervals() views its storage.
+    for (const Interval &W : Waits.intervals())
       Waited += Busy.covered(W);
     return Waited;
   }
