@@ -257,6 +257,227 @@ static bool testsRemainder(const FunctionDecl *F, const Expr *N, const Expr *T, 
   return Fn.Found;
 }
 
+/// `(n + 3) / 2` divided again by 2: floor(floor(a / b) / c) is floor(a / (b * c)),
+/// so a quotient of a rounded (additive) dividend is rounded too.
+static bool isRoundedQuotient(const Expr *E, ASTContext &Ctx) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Div)
+    return false;
+  return isAdditive(BO->getLHS(), Ctx) || isScaledSum(BO->getLHS(), Ctx) ||
+         isRoundedQuotient(BO->getLHS(), Ctx);
+}
+
+/// E is a product with T among its factors (`groups * perGroup` for T = perGroup).
+static bool hasFactor(const Expr *E, const Expr *T, ValueTracker &VT, unsigned Depth = 0) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  if (!BO || BO->getOpcode() != BO_Mul || Depth > 4)
+    return false;
+  Storage TKey = storageOf(T, VT);
+  for (const Expr *Op : {BO->getLHS(), BO->getRHS()})
+    if (sameValue(Op, T, VT) || (TKey.Decl && !TKey.Index && storageOf(Op, VT) == TKey) ||
+        hasFactor(Op, T, VT, Depth + 1))
+      return true;
+  return false;
+}
+
+/// The values stored in the field N anywhere in its class: member
+/// initializers, and assignments in the class's methods.
+static SmallVector<const Expr *, 4> valuesWrittenToField(const FieldDecl *Field) {
+  SmallVector<const Expr *, 4> Out;
+  const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!RD || !RD->hasDefinition())
+    return Out;
+  if (Field->hasInClassInitializer() && Field->getInClassInitializer())
+    Out.push_back(Field->getInClassInitializer());
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FieldDecl *Field;
+    SmallVector<const Expr *, 4> &Out;
+    Finder(const FieldDecl *Field, SmallVector<const Expr *, 4> &Out) : Field(Field), Out(Out) {}
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        if (const auto *ME = dyn_cast<MemberExpr>(strip(BO->getLHS())))
+          if (ME->getMemberDecl() == Field)
+            Out.push_back(BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr);
+      return true;
+    }
+  } Fn(Field, Out);
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || !Def->hasBody())
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && Init->getMember() == Field)
+          Out.push_back(Init->getInit());
+    Fn.TraverseStmt(Def->getBody());
+  }
+  return Out;
+}
+
+/// Every value stored where N is stored (a local's initializer and
+/// assignments in F, or a field's everywhere in its class) is a product with
+/// the block size T as a factor: `nbThread = nbThreadGroup * nbThreadPerGroup`
+/// makes `nbThread / nbThreadPerGroup` exact.
+static bool alwaysProductOf(const FunctionDecl *F, const Expr *N, const Expr *T,
+                            ValueTracker &VT) {
+  Storage Key = storageOf(N, VT);
+  if (!Key.Decl || Key.Index)
+    return false;
+  SmallVector<const Expr *, 4> Values;
+  if (const auto *Field = dyn_cast<FieldDecl>(Key.Decl))
+    Values = valuesWrittenToField(Field);
+  else if (const auto *V = dyn_cast<VarDecl>(Key.Decl); V && V->isLocalVarDecl())
+    Values = valuesWrittenTo(F, N, VT);
+  else
+    return false;
+  return !Values.empty() && llvm::all_of(Values, [&](const Expr *V) {
+    return V && hasFactor(V, T, VT);
+  });
+}
+
+/// blockIdx.<Dim> as written (a property in clang's CUDA headers, a field in
+/// the bundled declarations).
+static bool isBlockIdx(const Expr *Base, StringRef Field, unsigned Dim) {
+  Base = Base ? Base->IgnoreParenImpCasts() : nullptr;
+  if (const auto *OV = dyn_cast_or_null<OpaqueValueExpr>(Base))
+    Base = OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : nullptr;
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Base);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->getIdentifier() && V->getName() == "blockIdx" && Field.size() == 1 &&
+         Field[0] == char('x' + Dim);
+}
+
+namespace {
+enum class GuardState { Guarded, Unguarded, Unknown };
+
+/// Does a kernel bound its index in grid dimension Dim? A comparison (or a
+/// min/max/clamp) of a value computed from blockIdx.<Dim>, in the kernel or in
+/// a __device__ helper it passes such a value to, is the guard of
+/// `if (i < n)`, `if (row >= h) return;`. A kernel without one assumes the
+/// sizes are multiples of its block, by design (the Programming Guide's tiled
+/// matrix multiply): rounding its grid up would run threads out of bounds, so
+/// the floor division is not the defect. A helper the TU cannot see that is
+/// given such a value leaves it unknown.
+class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
+public:
+  explicit GuardFinder(unsigned Dim) : Dim(Dim) {}
+
+  GuardState run(const FunctionDecl *Kernel) {
+    const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
+    if (!Def || !Def->hasBody())
+      return GuardState::Unknown;
+    Functions.insert(Def);
+    Order.push_back(Def);
+    // To a fixed point: a value tainted late may taint an earlier one (loops).
+    for (unsigned Round = 0; Round < 6 && !Guard; ++Round) {
+      Changed = false;
+      for (unsigned I = 0; I < Order.size() && !Guard; ++I)
+        TraverseStmt(Order[I]->getBody());
+      if (!Changed)
+        break;
+    }
+    if (Guard)
+      return GuardState::Guarded;
+    return Opaque ? GuardState::Unknown : GuardState::Unguarded;
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->getInit() && dependsOnBlock(V->getInit()))
+      taint(V);
+    return !Guard;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isComparisonOp() && (dependsOnBlock(BO->getLHS()) || dependsOnBlock(BO->getRHS())))
+      Guard = true;
+    if (BO->isAssignmentOp() && dependsOnBlock(BO->getRHS()))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS())))
+        taint(DRE->getDecl());
+    return !Guard;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (!llvm::any_of(Call->arguments(), [&](const Expr *A) { return dependsOnBlock(A); }))
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee) {
+      Opaque = true;
+      return true;
+    }
+    if (const IdentifierInfo *II = Callee->getIdentifier()) {
+      StringRef Name = II->getName();
+      if (Name.contains_insensitive("min") || Name.contains_insensitive("max") ||
+          Name.contains_insensitive("clamp")) {
+        Guard = true;
+        return false;
+      }
+    }
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->hasBody()) {
+      // A builtin or a standard math function computes; it does not guard.
+      if (!Callee->getBuiltinID() && !Callee->isInStdNamespace())
+        Opaque = true;
+      return true;
+    }
+    for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
+      if (dependsOnBlock(Call->getArg(I)))
+        taint(Def->getParamDecl(I));
+    if (Functions.size() < MaxFunctions && Functions.insert(Def).second) {
+      Order.push_back(Def);
+      Changed = true;
+    } else if (!Functions.count(Def)) {
+      Opaque = true;
+    }
+    return true;
+  }
+
+private:
+  /// Does E read blockIdx.<Dim>, or a value computed from it?
+  class Uses : public RecursiveASTVisitor<Uses> {
+  public:
+    Uses(unsigned Dim, const llvm::SmallPtrSetImpl<const ValueDecl *> &Tainted)
+        : Dim(Dim), Tainted(Tainted) {}
+    bool Found = false;
+    bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+      return TraverseStmt(E->getSyntacticForm());
+    }
+    bool VisitMSPropertyRefExpr(MSPropertyRefExpr *MP) {
+      Found |= MP->getPropertyDecl()->getIdentifier() &&
+               isBlockIdx(MP->getBaseExpr(), MP->getPropertyDecl()->getName(), Dim);
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= ME->getMemberDecl()->getIdentifier() &&
+               isBlockIdx(ME->getBase(), ME->getMemberDecl()->getName(), Dim);
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      Found |= Tainted.count(DRE->getDecl()) != 0;
+      return !Found;
+    }
+
+  private:
+    unsigned Dim;
+    const llvm::SmallPtrSetImpl<const ValueDecl *> &Tainted;
+  };
+
+  bool dependsOnBlock(const Expr *E) const {
+    Uses U(Dim, Tainted);
+    U.TraverseStmt(const_cast<Expr *>(E));
+    return U.Found;
+  }
+  void taint(const ValueDecl *D) {
+    if (D && Tainted.insert(D).second)
+      Changed = true;
+  }
+
+  static constexpr unsigned MaxFunctions = 8;
+  unsigned Dim;
+  llvm::SmallPtrSet<const ValueDecl *, 16> Tainted;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Functions;
+  SmallVector<const FunctionDecl *, 8> Order;
+  bool Opaque = false, Guard = false, Changed = false;
+};
+} // namespace
+
 static std::string textOf(const Expr *E, ASTContext &Ctx) {
   CharSourceRange R = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), Ctx.getSourceManager(),
@@ -288,7 +509,7 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Div || Div->getOpcode() != BO_Div || !Div->getType()->isIntegerType())
       continue;
     const Expr *N = Div->getLHS(), *T = Div->getRHS();
-    if (isAdditive(N, AST) || isScaledSum(N, AST))
+    if (isAdditive(N, AST) || isScaledSum(N, AST) || isRoundedQuotient(N, AST))
       continue;
     const Expr *B = blockComponent(Site->Block, I, VT);
     if ((!B || !sameValue(T, B, VT)) && !isBlockMember(T, Site->Block, I))
@@ -305,6 +526,10 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     const FunctionDecl *Where = enclosingFunction(Div, AST);
     if (roundedByHelper(Where, Div, VT) || blockIsOne(Where, T, VT))
       continue; // Rounded by a helper, or one thread per block.
+    if (alwaysProductOf(Where, N, T, VT))
+      continue; // Stored as a count of blocks times the block size.
+    if (GuardFinder(I).run(Site->Kernel) == GuardState::Unguarded)
+      continue; // The kernel assumes multiples of its block: by design.
     if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.

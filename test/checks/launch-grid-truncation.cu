@@ -17,6 +17,11 @@ __global__ void add2d(float *x, int w, int h) {
   int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
   if (c < w && r < h) x[r * w + c] += 1;
 }
+__global__ void add3d(float *x, int w, int h, int d) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+  int s = blockIdx.z * blockDim.z + threadIdx.z;
+  if (c < w && r < h && s < d) x[(s * h + r) * w + c] += 1;
+}
 // A grid-stride loop covers any n with any grid.
 __global__ void strided(float *x, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
@@ -192,7 +197,7 @@ void interior(float *d, int rows, int cols, int threads) {
   // CHECK: :[[@LINE+1]]:38: warning: grid of (rows - 2) / threads blocks drops the last (rows - 2) % threads elements
   dim3 dimGrid((cols - 2) / threads, (rows - 2) / threads);
   dim3 dimBlock(threads, threads);
-  add<<<dimGrid, dimBlock>>>(d, rows * cols);
+  add2d<<<dimGrid, dimBlock>>>(d, cols, rows);
   add<<<(cols + 256 - 1) / 256, 256>>>(d, cols);
   add<<<(cols + 256 - 1 - 0) / 256, 256>>>(d, cols);
   add<<<(cols - threads) / 256, 256>>>(d, cols);
@@ -222,7 +227,7 @@ void otherForms(float *d, size_t count, size_t tpi, size_t limit, int rows) {
   // CHECK: :[[@LINE+1]]:57: warning: grid of work[2] / threads[2] blocks drops the last work[2] % threads[2] elements
   dim3 grid(work[0] / threads[0], work[1] / threads[1], work[2] / threads[2]);
   dim3 block(threads[0], threads[1], threads[2]);
-  add<<<grid, block>>>(d, count);
+  add3d<<<grid, block>>>(d, count, rows, rows);
 
   int t = 128, ipb = t / tpi, blocks = (count + ipb - 1) * tpi / t;
   add<<<blocks, t>>>(d, count);
@@ -243,4 +248,62 @@ void otherForms(float *d, size_t count, size_t tpi, size_t limit, int rows) {
   size_t c = clamp_count(count, limit);
   // CHECK: :[[@LINE+1]]:9: warning: grid of c / 256 blocks drops the last c % 256 elements
   add<<<c / 256, 256>>>(d, c);
+}
+
+// A kernel with no bound check on its block index assumes the size is a
+// multiple of the block by design: rounding the grid up would write past the
+// end (cudabox's `c[blockIdx.x * blockDim.x + threadIdx.x] = ...`). A guard in
+// the kernel, in a __device__ helper given the index, or a helper the
+// analyzer cannot see keeps the finding; a 2D kernel guarded only in x keeps
+// only the x finding.
+__global__ void unguarded(float *x) { x[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
+__device__ bool inside(int i, int n) { return i < n; }
+__global__ void helperGuard(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (inside(i, n)) x[i] += 1;
+}
+__device__ void opaque(float *x, int i, int n);
+__global__ void opaqueUse(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  opaque(x, i, n);
+}
+__global__ void rowsOnly(float *x, int w, int h) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (c < w) x[r * w + c] += 1;
+}
+void guards(float *d, int n, int w, int h) {
+  unguarded<<<n / 256, 256>>>(d);
+  // CHECK: :[[@LINE+1]]:17: warning: grid of n / 256 blocks drops the last n % 256 elements
+  helperGuard<<<n / 256, 256>>>(d, n);
+  // CHECK: :[[@LINE+1]]:15: warning: grid of n / 256 blocks drops the last n % 256 elements
+  opaqueUse<<<n / 256, 256>>>(d, n);
+  // CHECK: :[[@LINE+1]]:19: warning: grid of w / 32 blocks drops the last w % 32 elements
+  rowsOnly<<<dim3(w / 32, h / 8), dim3(32, 8)>>>(d, w, h);
+}
+
+// A quotient of a rounded sum is rounded: (h + 3) / 2 / 2 is ceil(h / 4)
+// (NVIDIA's video samples). Look-alike: h / 2 / 2.
+void chained(float *d, int h) {
+  add<<<(h + 3) / 2 / 2, 2>>>(d, h);
+  // CHECK: :[[@LINE+1]]:9: warning: grid of h / 2 / 2 blocks drops the last h / 2 % 2 elements
+  add<<<h / 2 / 2, 2>>>(d, h);
+}
+
+// A count every store makes a product with the block size is a multiple of
+// it: a field set in the constructor to groups * per-group (VanitySearch), a
+// local total = groups * per. Look-alike: a field also set to another value.
+struct Engine {
+  int perGroup, groups, total, other;
+  Engine(int g) : perGroup(128), groups(g), total(g * perGroup), other(g * 128) {}
+  void resize(int n) { other = n; }
+  void launch(float *d) {
+    add<<<total / perGroup, perGroup>>>(d, total);
+    // CHECK: :[[@LINE+1]]:11: warning: grid of other / perGroup blocks drops the last other % perGroup elements
+    add<<<other / perGroup, perGroup>>>(d, other);
+  }
+};
+void stored(float *d, int groups) {
+  int per = 64;
+  int total = groups * per;
+  add<<<total / per, per>>>(d, total);
 }

@@ -15,12 +15,16 @@ __global__ void scale(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= 2.0f;
 }
+__global__ void scale2d(float *x, int w, int h) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (c < w && r < h) x[r * w + c] *= 2.0f;
+}
 
 void run(float *d, int n, int w, int h) {
   int threads = 256;
   scale<<<n / threads, threads>>>(d, n);
   dim3 grid(w / 32, h / 8);
-  scale<<<grid, dim3(32, 8)>>>(d, n);
+  scale2d<<<grid, dim3(32, 8)>>>(d, w, h);
 }
 
 // CHECK: {{^}}  scale<<<(n + threads - 1) / threads, threads>>>(d, n);
