@@ -161,6 +161,81 @@ static ThreadIdxUse threadIdxUse(const FunctionDecl *Kernel, const SourceManager
   return Use;
 }
 
+namespace {
+/// What ties a kernel's design to its block shape, in its body and the device
+/// functions it calls (a few levels deep):
+/// - warp collectives (shuffles, votes, matches, warp reductions,
+///   __syncwarp): with a block of one warp, the block is the warp, and a
+///   warp-level scan or look-back that keeps per-block state computes
+///   something else with two warps per block;
+/// - a shared tile indexed by threadIdx.x together with threadIdx.z: a 3D
+///   tile whose shape is the block's, chosen to trade halo against row width.
+struct BlockDesign : RecursiveASTVisitor<BlockDesign> {
+  explicit BlockDesign(const SourceManager &SM) : SM(SM) {}
+  bool WarpCollectives = false, Tile3D = false;
+
+  bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+    return TraverseStmt(E->getSyntacticForm());
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *ASE) {
+    ThreadIdxUse Use;
+    const Expr *Base = ASE;
+    while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Base->IgnoreParenImpCasts())) {
+      ThreadIdxScan(SM, Use, /*Depth=*/0).TraverseStmt(const_cast<Expr *>(Sub->getIdx()));
+      Base = Sub->getBase();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (V && V->hasAttr<CUDASharedAttr>() && Use.Reads[0] && Use.Reads[2])
+      Tile3D = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD)
+      return true;
+    if (const IdentifierInfo *II = FD->getIdentifier()) {
+      StringRef Name = II->getName();
+      for (StringRef Prefix : {"__shfl", "__ballot", "__any_sync", "__all_sync", "__uni_sync",
+                               "__match", "__reduce_", "__syncwarp", "__activemask",
+                               "tiled_partition", "coalesced_threads"})
+        WarpCollectives |= Name.starts_with(Prefix);
+    }
+    const FunctionDecl *Def = FD->getDefinition();
+    if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second &&
+        !SM.isInSystemHeader(Def->getLocation())) {
+      --Depth;
+      TraverseStmt(Def->getBody());
+      ++Depth;
+    }
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  unsigned Depth = 3;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+};
+} // namespace
+
+static BlockDesign blockDesign(const FunctionDecl *Def, const SourceManager &SM) {
+  BlockDesign D(SM);
+  D.TraverseStmt(Def->getBody());
+  return D;
+}
+
+/// The most threads per block the kernel's __launch_bounds__ allows, when
+/// it declares them as a constant.
+static std::optional<int64_t> launchBoundsMax(const FunctionDecl *Def) {
+  const auto *LB = Def->getAttr<CUDALaunchBoundsAttr>();
+  if (!LB || !LB->getMaxThreads() || LB->getMaxThreads()->isValueDependent())
+    return std::nullopt;
+  if (std::optional<llvm::APSInt> V =
+          LB->getMaxThreads()->getIntegerConstantExpr(Def->getASTContext()))
+    return V->getExtValue();
+  return std::nullopt;
+}
+
 static std::string shape(const Dim3Value &D) {
   auto Text = [](std::optional<int64_t> V) { return V ? std::to_string(*V) : std::string("?"); };
   std::string S = Text(D.X);
@@ -448,6 +523,19 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       // never meets the block limit: bigger blocks would only mean fewer.
       if (GridBlocks && *GridBlocks <= Multiprocessors * MaxBlocksPerSM)
         return;
+      // Whether a bigger block computes the same thing is a property of the
+      // kernel: without its body (defined in another file) the advice is a
+      // guess; a kernel whose __launch_bounds__ caps the block below
+      // MinThreads fails to launch with more; one of one warp that uses warp
+      // collectives is built on block == warp (a warp-level scan or
+      // decoupled look-back with per-block state).
+      const FunctionDecl *Def = Site->Kernel ? Site->Kernel->getDefinition() : nullptr;
+      if (!Def || !Def->hasBody())
+        return;
+      if (std::optional<int64_t> Cap = launchBoundsMax(Def); Cap && *Cap < MinThreads)
+        return;
+      if (*Threads == 32 && blockDesign(Def, Ctx.sourceManager()).WarpCollectives)
+        return;
       int64_t Resident = std::min(MaxThreadsPerSM, MaxBlocksPerSM * *Threads);
       int64_t Pct = Resident * 100 / MaxThreadsPerSM;
       Emit("only " + std::to_string(*Threads) + " threads per block: at most " +
@@ -463,12 +551,31 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
     const MemoryAccess *A = sectorWastingAccess(Site->Kernel, *Block->X, Ctx.facts().kernels());
     if (!A)
       return;
+    // A 3D shared tile shaped as the block (a stencil's 8x8x8 tile with its
+    // halo): a wider x at the same thread count shrinks the tile's interior
+    // in y and z, trading row pieces for halo loads; the shape is a design
+    // choice the row width alone does not decide.
+    const FunctionDecl *Def = Site->Kernel ? Site->Kernel->getDefinition() : nullptr;
+    if (Def && Def->hasBody() && blockDesign(Def, Ctx.sourceManager()).Tile3D)
+      return;
     int64_t Segment = *Block->X * int64_t(A->SizeBytes);
     // The smallest blockDim.x whose row pieces are wide enough.
     int64_t WideX = std::min<int64_t>(32, (MinRowPieceBytes + A->SizeBytes - 1) / A->SizeBytes);
     std::string Suggest;
-    if (auto T = Block->total(); T && *T % 32 == 0 && *T >= 32)
-      Suggest = "; use (32, " + std::to_string(*T / 32) + ")";
+    // The suggested shape keeps the threads per block and, for a kernel that
+    // reads threadIdx.z (or whose use is unknown), the block's z extent.
+    bool KeepZ = Block->Z && *Block->Z > 1 &&
+                 (!Site->Kernel || [&] {
+                   ThreadIdxUse Use = threadIdxUse(Site->Kernel, Ctx.sourceManager());
+                   return Use.Unknown || Use.Reads[2];
+                 }());
+    if (auto T = Block->total(); T && *T % 32 == 0 && *T >= 32) {
+      if (!KeepZ)
+        Suggest = "; use (32, " + std::to_string(*T / 32) + ")";
+      else if (*T / 32 % *Block->Z == 0)
+        Suggest = "; use (32, " + std::to_string(*T / 32 / *Block->Z) + ", " +
+                  std::to_string(*Block->Z) + ")";
+    }
     std::string Why = Segment < 32
                           ? "each uses " + std::to_string(Segment) + " bytes of its 32-byte sector"
                           : "each touches two sectors where it needs one when it does not start on "
@@ -477,7 +584,10 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
              " block: each warp reads " + std::to_string(32 / *Block->X) + " separate " +
              std::to_string(Segment) + "-byte row pieces of '" + A->Address.Root.name() + "' (" +
              std::to_string(A->SizeBytes) + "-byte elements along threadIdx.x), and " + Why +
-             "; blockDim.x of at least " + std::to_string(WideX) + " avoids it" + Suggest,
+             "; blockDim.x of at least " + std::to_string(WideX) +
+             (Segment < 32 ? " avoids it"
+                           : " makes the extra sector one in three or fewer") +
+             Suggest,
          Severity::Warning)
         .evidence(evidence::RowSegmentBytes, Segment);
   }

@@ -51,7 +51,7 @@ void bad(float *d, int n) {
   // CHECK: :[[@LINE-3]]:8: note: block size set here
 
   // 8 floats: 32-byte pieces, two sectors each when they start off a boundary.
-  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 8 in a 8x32 block: each warp reads 4 separate 32-byte row pieces of 'x' (4-byte elements along threadIdx.x), and each touches two sectors where it needs one when it does not start on a 32-byte boundary; blockDim.x of at least 16 avoids it; use (32, 8) [launch-block-size]
+  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 8 in a 8x32 block: each warp reads 4 separate 32-byte row pieces of 'x' (4-byte elements along threadIdx.x), and each touches two sectors where it needs one when it does not start on a 32-byte boundary; blockDim.x of at least 16 makes the extra sector one in three or fewer; use (32, 8) [launch-block-size]
   k2<<<n, dim3(8, 32)>>>(d);
 
   // CHECK: :[[@LINE+1]]:11: error: a block of 64x32 = 2048 threads exceeds the limit of 1024 threads per block: the launch fails with cudaErrorInvalidConfiguration [launch-block-size]
@@ -164,7 +164,7 @@ void narrowX(float *out, const float *in, int rows, int cols, int warpsPerBlock)
   columnSumsAlongY<<<cols / 32, deep>>>(out, in, rows, cols);
   dim3 runtimeDepth = {4, 8, (unsigned)warpsPerBlock};
   columnSumsAlongY<<<cols / 32, runtimeDepth>>>(out, in, rows, cols);
-  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x32 block: each warp reads 8 separate 16-byte row pieces{{.*}}use (32, 32)
+  // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x32 block: each warp reads 8 separate 16-byte row pieces{{.*}}use (32, 1, 32)
   columnSumsAlongX<<<cols / 4, deep>>>(out, in, rows, cols);
   // CHECK: :[[@LINE+1]]:32: warning: blockDim.x is 4 in a 4x8x? block: each warp reads 8 separate 16-byte row pieces of 'in' (4-byte elements along threadIdx.x), and each uses 16 bytes of its 32-byte sector; blockDim.x of at least 16 avoids it [launch-block-size]
   columnSumsAlongX<<<cols / 4, runtimeDepth>>>(out, in, rows, cols);
@@ -271,4 +271,56 @@ void singleThread(float *x, float *out, int *counters, int n) {
   debugPrint<<<1, 1>>>(x, n);
   // CHECK: :[[@LINE+1]]:17: warning: one thread per block: each block is a warp with 1 of its 32 lanes active, so 31 of every 32 lanes idle; launch blocks of 128 or 256 threads (and 1/128 or 1/256 as many blocks) and index with blockIdx.x * blockDim.x + threadIdx.x [launch-block-size]
   perBlock<<<n, 1>>>(x);
+}
+
+// A block of one warp. Built on block == warp (a warp-level scan whose lane
+// 31 publishes the block's sum: cuSZp's look-back), or capped by its
+// __launch_bounds__, a kernel computes something else or fails to launch with
+// 64 threads: no finding; nor for a kernel defined in another file, which the
+// advice cannot see. Look-alikes: the same 32-thread block for a plain
+// elementwise kernel, and __launch_bounds__(256).
+__global__ void warpScan(const int *in, int *blockSums) {
+  int v = in[blockIdx.x * 32 + threadIdx.x];
+  for (int o = 1; o < 32; o <<= 1) {
+    int t = __shfl_up_sync(0xffffffffu, v, o);
+    if (threadIdx.x >= o) v += t;
+  }
+  if (threadIdx.x == 31) blockSums[blockIdx.x] = v;
+}
+__launch_bounds__(32) __global__ void pinned(float *x) { x[blockIdx.x * 32 + threadIdx.x] = 0; }
+__launch_bounds__(256) __global__ void roomy(float *x) { x[blockIdx.x * 32 + threadIdx.x] = 0; }
+__global__ void elsewhere(float *x);
+void oneWarp(int *in, int *sums, float *x, int n) {
+  warpScan<<<n, 32>>>(in, sums);
+  pinned<<<n, 32>>>(x);
+  elsewhere<<<n, 32>>>(x);
+  // CHECK: :[[@LINE+1]]:14: warning: only 32 threads per block
+  roomy<<<n, 32>>>(x);
+  // CHECK: :[[@LINE+1]]:11: warning: only 32 threads per block
+  k1<<<n, 32>>>(x);
+}
+
+// A 3D shared tile with its halo (an 8x8x8 stencil tile): the block's shape
+// is the tile's, and a wider x at the same thread count shrinks its interior;
+// no finding. Look-alike: the same 8x8x8 block reading global memory
+// directly, where the suggested shape keeps z.
+__global__ void tiledStencil(const float *in, float *out, int n) {
+  __shared__ float tile[8][8][8];
+  int i = blockIdx.z * 6 + threadIdx.z - 1, j = blockIdx.y * 6 + threadIdx.y - 1,
+      k = blockIdx.x * 6 + threadIdx.x - 1;
+  tile[threadIdx.z][threadIdx.y][threadIdx.x] = in[(i * n + j) * n + k];
+  __syncthreads();
+  if (threadIdx.x > 0 && threadIdx.x < 7)
+    out[(i * n + j) * n + k] = tile[threadIdx.z][threadIdx.y][threadIdx.x - 1];
+}
+__global__ void directStencil(const float *in, float *out, int n) {
+  int i = blockIdx.z * 8 + threadIdx.z, j = blockIdx.y * 8 + threadIdx.y,
+      k = blockIdx.x * 8 + threadIdx.x;
+  out[(i * n + j) * n + k] = in[(i * n + j) * n + k - 1] + in[(i * n + j) * n + k + 1];
+}
+void volumes(const float *in, float *out, int n) {
+  dim3 cube(8, 8, 8), grid(n / 6, n / 6, n / 6);
+  tiledStencil<<<grid, cube>>>(in, out, n);
+  // CHECK: :[[@LINE+1]]:25: warning: blockDim.x is 8 in a 8x8x8 block: {{.*}}; use (32, 2, 8) [launch-block-size]
+  directStencil<<<grid, cube>>>(in, out, n);
 }
