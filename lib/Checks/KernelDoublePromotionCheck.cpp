@@ -227,9 +227,26 @@ private:
 /// comparison `(double)x < c`. Those promotions cost nothing at run time.
 bool foldsToFloat(const Expr *E, ASTContext &Ctx);
 
-bool isWidenedFloat(const Expr *E) {
-  const auto *IC = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
-  return IC && IC->getCastKind() == CK_FloatingCast && isFloatLike(IC->getSubExpr()->getType());
+/// A float widened to double, as written or through an identity the
+/// compiler removes first: `1. * x`, `x * 1.`, `x / 1.` (instcombine folds
+/// a multiply or divide by 1.0 away), and a negation. `3. * (1. * x)` is then
+/// one exact operation, done in float (round 10 of docs/evaluation.md).
+bool isWidenedFloat(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParens();
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+    return IC->getCastKind() == CK_FloatingCast && isFloatLike(IC->getSubExpr()->getType());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Minus)
+    return isWidenedFloat(UO->getSubExpr(), Ctx);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Mul && BO->getOpcode() != BO_Div))
+    return false;
+  auto IsOne = [&](const Expr *C) {
+    llvm::APFloat V(0.0);
+    C = C->IgnoreParens();
+    return !C->isValueDependent() && C->EvaluateAsFloat(V, Ctx) && V.isExactlyValue(1.0);
+  };
+  return (IsOne(BO->getRHS()) && isWidenedFloat(BO->getLHS(), Ctx)) ||
+         (BO->getOpcode() == BO_Mul && IsOne(BO->getLHS()) && isWidenedFloat(BO->getRHS(), Ctx));
 }
 
 bool exactConstant(const Expr *E, ASTContext &Ctx) {
@@ -238,13 +255,13 @@ bool exactConstant(const Expr *E, ASTContext &Ctx) {
 }
 
 bool singleExactOp(const Expr *L, const Expr *R, ASTContext &Ctx) {
-  return (isWidenedFloat(L) && exactConstant(R, Ctx)) ||
-         (isWidenedFloat(R) && exactConstant(L, Ctx));
+  return (isWidenedFloat(L, Ctx) && exactConstant(R, Ctx)) ||
+         (isWidenedFloat(R, Ctx) && exactConstant(L, Ctx));
 }
 
 bool foldsToFloat(const Expr *E, ASTContext &Ctx) {
   E = E->IgnoreParens();
-  if (isConstant(E, Ctx) || isWidenedFloat(E))
+  if (isConstant(E, Ctx) || isWidenedFloat(E, Ctx))
     return true;
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return foldsToFloat(CO->getTrueExpr(), Ctx) && foldsToFloat(CO->getFalseExpr(), Ctx);

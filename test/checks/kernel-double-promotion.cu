@@ -188,6 +188,13 @@ __global__ void folded(const float *in, float *out, int n) {
     out[i] = 0;
   // FOLD: :[[@LINE+1]]:8: warning: {{.*}}the double literal 2.0{{.*}} [kernel-double-promotion]
   x *= 2.0;
+  // A multiply by 1.0 is folded away first: 3. * (1. * x) is one exact
+  // operation. Look-alike: 3. * (0.5 * x) is two.
+  // FOLD: :[[@LINE+1]]:12: warning: {{.*}}the double literals 3. and 1.{{.*}} [kernel-double-promotion]
+  out[i] = 3. * (1. * x);
+  // CHECK: :[[@LINE+2]]:12: warning: {{.*}}the double literals 3. and 0.5{{.*}} [kernel-double-promotion]
+  // FOLD: :[[@LINE+1]]:12: warning: {{.*}}the double literals 3. and 0.5{{.*}} [kernel-double-promotion]
+  out[i] = 3. * (0.5 * x);
   out[i] = x;
 }
 
