@@ -57,6 +57,35 @@ def main():
         pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)),
                      "stoi": {c: i for i, c in enumerate(chars)}}, f)
 
+    cora(os.path.join(work, "gat", "cora"))
+
+
+def cora(path, papers=2708, words=1433, citations=5429):
+    rng = np.random.default_rng(13)
+    os.makedirs(path, exist_ok=True)
+    sizes = {"Case_Based": 298, "Genetic_Algorithms": 418, "Neural_Networks": 818,
+             "Probabilistic_Methods": 426, "Reinforcement_Learning": 217,
+             "Rule_Learning": 180, "Theory": 351}
+    labels = np.array([c for c, n in sizes.items() for _ in range(n)])[rng.permutation(papers)]
+    ids = rng.choice(np.arange(35, 1155074), size=papers, replace=False)
+    features = rng.random((papers, words)) < 18.17 / words
+    features[np.arange(papers), rng.integers(0, words, size=papers)] = True  # no empty paper
+    with open(os.path.join(path, "cora.content"), "w") as f:
+        for i in range(papers):
+            f.write(f"{ids[i]}\t" + "\t".join("1" if x else "0" for x in features[i])
+                    + f"\t{labels[i]}\n")
+    by_class = {c: np.flatnonzero(labels == c) for c in sizes}
+    edges = set()
+    while len(edges) < citations:
+        a = int(rng.integers(0, papers))
+        pool = by_class[labels[a]] if rng.random() < 0.8 else np.arange(papers)
+        b = int(pool[rng.integers(0, len(pool))])
+        if a != b:
+            edges.add((a, b))
+    with open(os.path.join(path, "cora.cites"), "w") as f:
+        for a, b in sorted(edges, key=lambda e: (ids[e[0]], ids[e[1]])):
+            f.write(f"{ids[a]}\t{ids[b]}\n")
+
 
 if __name__ == "__main__":
     main()

@@ -12,7 +12,8 @@ dataset:
                                (28x28 8-bit PIL images, labels 0-9), deterministic;
                                OFFLINE_MNIST_TRAIN / OFFLINE_MNIST_TEST samples
                                (30000 / 5000 by default: the real set's 60000 /
-                               10000 halved, to keep the recordings small)
+                               10000 halved, to keep the recordings small);
+                               .data and .targets are tensors, as torchvision's
   torchvision.datasets.FakeData the same class (its images, labels and cost per
                                image unchanged), its size divided by
                                OFFLINE_FAKEDATA_DIVISOR (50 by default:
@@ -41,6 +42,7 @@ import time
 
 def fake_mnist():
     import numpy as np
+    import torch
     import torch.utils.data
     from PIL import Image
 
@@ -50,18 +52,23 @@ def fake_mnist():
             n = int(os.environ.get("OFFLINE_MNIST_TRAIN" if train else "OFFLINE_MNIST_TEST",
                                    "30000" if train else "5000"))
             rng = np.random.default_rng(1 if train else 2)
-            self.data = rng.integers(0, 256, size=(n, 28, 28), dtype=np.uint8)
-            self.targets = rng.integers(0, 10, size=n).tolist()
+            self.images = rng.integers(0, 256, size=(n, 28, 28), dtype=np.uint8)
+            self.labels = rng.integers(0, 10, size=n).tolist()
+            # As torchvision's MNIST: .data a uint8 tensor (n, 28, 28) (the
+            # array's memory), .targets an int64 tensor; siamese_network reads
+            # both. __getitem__ reads the array and list, as before.
+            self.data = torch.from_numpy(self.images)
+            self.targets = torch.tensor(self.labels)
             self.transform = transform
             self.target_transform = target_transform
             self.train = train
 
         def __len__(self):
-            return len(self.data)
+            return len(self.images)
 
         def __getitem__(self, index):
-            img = Image.fromarray(self.data[index], mode="L")
-            target = self.targets[index]
+            img = Image.fromarray(self.images[index], mode="L")
+            target = self.labels[index]
             if self.transform is not None:
                 img = self.transform(img)
             if self.target_transform is not None:

@@ -4,7 +4,8 @@
 #
 #   bench/eval/pytorch/report.sh RUN_DIR [CUDA_ADVISOR]
 #
-# For each program: RUN_DIR/<program>.native.txt (the native recording) and
+# For each program: RUN_DIR/<program>.native.txt (the native recording,
+# <program>.jsonl or, gzipped, <program>.jsonl.gz) and
 # RUN_DIR/<program>.torch.txt (the torch.profiler trace), each analyzed with the
 # program's .py files as sources (so the recording machine's paths map to them);
 # then the timings: per program and variant, the median wall time of its
@@ -14,9 +15,10 @@ set -u -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 RUN=$(cd "$1" && pwd)
 CA=${2:-$HERE/../../../build/bin/cuda-advisor}
-for rec in "$RUN"/*.jsonl; do
+for rec in "$RUN"/*.jsonl "$RUN"/*.jsonl.gz; do
   [ -e "$rec" ] || continue
-  prog=$(basename "$rec" .jsonl)
+  prog=$(basename "$rec" .gz)
+  prog=${prog%.jsonl}
   "$CA" "$HERE/programs/$prog/"*.py --profile "$rec" >"$RUN/$prog.native.txt" 2>&1
   echo "== $prog (native, rc $?)"
   grep -E "GPU busy|warning:|note: the same" "$RUN/$prog.native.txt" | cut -c1-220

@@ -129,6 +129,83 @@ def get_batch_unused(split):
              "correct += pred.eq(target.view_as(pred)).sum()"),
         ]),
     }),
+    # The fourth draw (README.md), written from reading the code before any
+    # recording of these programs existed.
+    "gat": ("main.py", {
+        # Each layer masks its (heads, 2708, 2708) scores through a full tensor
+        # of -9e16 (ones_like, a multiply, then where): three passes over 235 MB
+        # in the first layer where one masked_fill writes the result once.
+        "masked_fill": ([], [("""        connectivity_mask = -9e16 * torch.ones_like(e)
+        e = torch.where(adj_mat > 0, e, connectivity_mask) # masked attention scores""",
+                              """        connectivity_mask = None
+        e = e.masked_fill(adj_mat <= 0, -9e16) # masked attention scores""")]),
+        # test() ends with loss.item() and acc.item(), and runs twice an epoch:
+        # four waits an epoch, whose results are printed every 20th epoch only
+        # (an f-string formats the 0-dim tensors, syncing then).
+        "no_item": ([], [("    return loss.item(), acc.item()", "    return loss, acc")]),
+        # A look-alike: FP32 matmuls with TF32 off, but the large ones multiply
+        # the (8, 2708, 2708) attention by 8 columns (memory-bound), and the
+        # feature transform is 2708 x 1433 x 64.
+        "tf32": (["--tf32"], []),
+    }),
+    "siamese_network": ("main.py", {
+        # One DataLoader worker builds every pair in Python (random picks, two
+        # clones and float conversions, a target tensor) for a ResNet-18 step.
+        "workers4": ([], [("accel_kwargs = {'num_workers': 1,", "accel_kwargs = {'num_workers': 4,")]),
+        # The two towers run one after the other on 64 images each: twice the
+        # launches of one pass over the 128 images of both (small 28x28 inputs,
+        # so the launches, not the GPU, may set the pace). BatchNorm then takes
+        # its statistics over both halves together.
+        "one_pass": ([], [("""        output1 = self.forward_once(input1)
+        output2 = self.forward_once(input2)""",
+                           """        both = self.forward_once(torch.cat((input1, input2)))
+        output1, output2 = both.chunk(2)""")]),
+        # A look-alike: the convolutions already use TF32 (cuDNN's default);
+        # matmul TF32 reaches only the 1024 x 256 and 256 x 1 Linear layers.
+        "tf32": (["--tf32"], []),
+        # A look-alike: two `.item()` per test batch, but 5 test batches of 1000
+        # pairs an epoch.
+        "test_no_item": ([], [
+            ("test_loss += criterion(outputs, targets).sum().item()",
+             "test_loss += criterion(outputs, targets).sum()"),
+            ("correct += pred.eq(targets.view_as(pred)).sum().item()",
+             "correct += pred.eq(targets.view_as(pred)).sum()"),
+        ]),
+    }),
+    "single_gpu": ("single_gpu.py", {
+        # The whole dataset is 2048 x 21 floats (172 KB): kept on the GPU, each
+        # batch is an index of it there, instead of the DataLoader's 32 Python
+        # fetches, collate, pinning and two blocking uploads per step of a
+        # Linear(20, 1).
+        "gpu_batches": ([], [
+            ("""        self.train_data = train_data
+""", """        self.train_data = train_data
+        data = train_data.dataset.data  # gpu_batches: the samples stay on the GPU
+        self.gpu_x = torch.stack([x for x, _ in data]).to(gpu_id)
+        self.gpu_y = torch.stack([y for _, y in data]).to(gpu_id)
+"""),
+            ("""        for source, targets in self.train_data:
+            source = source.to(self.gpu_id)
+            targets = targets.to(self.gpu_id)""",
+             """        for idx in torch.randperm(len(self.gpu_x), device=self.gpu_id).split(b_sz):
+            source = self.gpu_x[idx]
+            targets = self.gpu_y[idx]"""),
+        ]),
+        # pin_memory=True with no worker: the main thread copies each batch of
+        # 2.5 KB into page-locked memory before a blocking upload, which a copy
+        # that small does not need.
+        "no_pin": ([], [("        pin_memory=True,", "        pin_memory=False,")]),
+        # Both uploads are blocking (`.to(self.gpu_id)`): two waits per step
+        # for the GPU to finish the previous step.
+        "non_blocking": ([], [
+            ("source = source.to(self.gpu_id)", "source = source.to(self.gpu_id, non_blocking=True)"),
+            ("targets = targets.to(self.gpu_id)", "targets = targets.to(self.gpu_id, non_blocking=True)"),
+        ]),
+        # A look-alike: a torch.save every save_every (10) epochs copies the
+        # model to the host, but the model is 21 numbers.
+        "no_checkpoint": ([], [("            if epoch % self.save_every == 0:",
+                                "            if False:")]),
+    }),
 }
 
 
