@@ -42,6 +42,12 @@ const VarDecl *baseVariable(const Expr *E) {
       E = ME->getBase();
       continue;
     }
+    // An element of a local array (not of what a pointer points to).
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const DeclRefExpr *DRE = asVarRef(AS->getBase());
+      return DRE && DRE->getDecl()->getType()->isArrayType() ? cast<VarDecl>(DRE->getDecl())
+                                                             : nullptr;
+    }
     if (const auto *DRE = asVarRef(E))
       return cast<VarDecl>(DRE->getDecl());
     return nullptr;
@@ -51,7 +57,7 @@ const VarDecl *baseVariable(const Expr *E) {
 
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
-  explicit WriteCollector(llvm::DenseMap<const VarDecl *, VarWrites> &W) : W(W) {}
+  explicit WriteCollector(std::unordered_map<const VarDecl *, VarWrites> &W) : W(W) {}
 
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasInit() && !isa<ParmVarDecl>(V))
@@ -133,7 +139,7 @@ public:
   }
 
 private:
-  llvm::DenseMap<const VarDecl *, VarWrites> &W;
+  std::unordered_map<const VarDecl *, VarWrites> &W;
   llvm::SmallPtrSet<const UnaryOperator *, 16> DirectArguments;
 };
 
@@ -314,6 +320,48 @@ std::optional<int64_t> ValueTracker::constantArgument(const ParmVarDecl *P) {
   return Value;
 }
 
+namespace {
+/// Counts the references to a variable and those that are the base of a
+/// subscript (`t[i]`, read or written).
+struct TableUses : RecursiveASTVisitor<TableUses> {
+  const VarDecl *V;
+  unsigned Refs = 0, Subscripts = 0;
+  explicit TableUses(const VarDecl *V) : V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    Refs += DRE->getDecl() == V;
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts()))
+      Subscripts += DRE->getDecl() == V;
+    return true;
+  }
+};
+} // namespace
+
+const InitListExpr *ValueTracker::constantTable(const ArraySubscriptExpr *AS) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->getType()->isConstantArrayType())
+    return nullptr;
+  const auto *Init = dyn_cast_or_null<InitListExpr>(V->getInit());
+  if (!Init)
+    return nullptr;
+  if (V->getType().isConstQualified() ||
+      V->getType()->getAsArrayTypeUnsafe()->getElementType().isConstQualified())
+    return Init;
+  // A local table only read by subscript: no element store, no address
+  // taken, never passed as a pointer.
+  const VarWrites *VW = writesOf(V);
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!VW || VW->Escapes || !VW->OtherWrites.empty() || VW->Values.size() != 1 || !FD ||
+      !FD->hasBody())
+    return nullptr;
+  TableUses U(V);
+  U.TraverseStmt(FD->getBody());
+  return U.Refs == U.Subscripts ? Init : nullptr;
+}
+
 bool ValueTracker::isMultipleOf(const Expr *E, int64_t K) {
   return K > 0 && isMultipleOfImpl(E, K, 0);
 }
@@ -376,6 +424,13 @@ bool ValueTracker::isMultipleOfImpl(const Expr *E, int64_t K, unsigned Depth) {
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return isMultipleOfImpl(CO->getTrueExpr(), K, Depth + 1) &&
            isMultipleOfImpl(CO->getFalseExpr(), K, Depth + 1);
+  // `sizes[t]` of a table of constants: every entry is (`int sizes[] =
+  // {256, 512, 2816}`; a filler of zeros is a multiple too).
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()))
+    if (const InitListExpr *Table = constantTable(AS))
+      return Table->getNumInits() > 0 && llvm::all_of(Table->inits(), [&](const Expr *Entry) {
+               return isMultipleOfImpl(Entry, K, Depth + 1);
+             });
   return false;
 }
 

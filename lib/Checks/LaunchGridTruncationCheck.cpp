@@ -360,7 +360,7 @@ enum class GuardState { Guarded, Unguarded, Unknown };
 /// given such a value leaves it unknown.
 class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
 public:
-  explicit GuardFinder(unsigned Dim) : Dim(Dim) {}
+  GuardFinder(unsigned Dim, const SourceManager &SM) : Dim(Dim), SM(SM) {}
 
   GuardState run(const FunctionDecl *Kernel) {
     const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
@@ -410,11 +410,15 @@ public:
         return false;
       }
     }
+    // A builtin, a standard or CUDA math function (sinf, __fdividef: the
+    // toolkit's or Clang's wrapper headers define them, around libdevice
+    // calls) computes; it does not guard. min/max/clamp are above.
+    if (Callee->getBuiltinID() || Callee->isInStdNamespace() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+      return true;
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->hasBody()) {
-      // A builtin or a standard math function computes; it does not guard.
-      if (!Callee->getBuiltinID() && !Callee->isInStdNamespace())
-        Opaque = true;
+      Opaque = true;
       return true;
     }
     for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
@@ -471,12 +475,39 @@ private:
 
   static constexpr unsigned MaxFunctions = 8;
   unsigned Dim;
+  const SourceManager &SM;
   llvm::SmallPtrSet<const ValueDecl *, 16> Tainted;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Functions;
   SmallVector<const FunctionDecl *, 8> Order;
   bool Opaque = false, Guard = false, Changed = false;
 };
 } // namespace
+
+/// The kernel a launch runs; in a template, where the call is dependent
+/// (`offset<<<g, b>>>(d_a, 0)` with `T *d_a`), each function template the
+/// name can mean, by its pattern. Empty when unknown (a function pointer).
+static SmallVector<const FunctionDecl *, 2> kernelCandidates(const LaunchSite &Site) {
+  SmallVector<const FunctionDecl *, 2> Out;
+  if (Site.Kernel) {
+    Out.push_back(Site.Kernel);
+    return Out;
+  }
+  const auto *K = dyn_cast_or_null<CUDAKernelCallExpr>(Site.Call);
+  const auto *ULE =
+      K ? dyn_cast<UnresolvedLookupExpr>(K->getCallee()->IgnoreParenImpCasts()) : nullptr;
+  if (!ULE)
+    return Out;
+  for (const NamedDecl *D : ULE->decls()) {
+    D = D->getUnderlyingDecl();
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      Out.push_back(FT->getTemplatedDecl());
+    else if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      Out.push_back(FD);
+    else
+      return {};
+  }
+  return Out;
+}
 
 static std::string textOf(const Expr *E, ASTContext &Ctx) {
   CharSourceRange R = Lexer::makeFileCharRange(
@@ -528,7 +559,9 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue; // Rounded by a helper, or one thread per block.
     if (alwaysProductOf(Where, N, T, VT))
       continue; // Stored as a count of blocks times the block size.
-    if (GuardFinder(I).run(Site->Kernel) == GuardState::Unguarded)
+    if (llvm::all_of(kernelCandidates(*Site), [&](const FunctionDecl *K) {
+          return GuardFinder(I, Ctx.sourceManager()).run(K) == GuardState::Unguarded;
+        }))
       continue; // The kernel assumes multiples of its block: by design.
     if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))

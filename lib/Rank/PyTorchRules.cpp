@@ -531,6 +531,26 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
     if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Sample.front()}))
       Site = launchSiteOf(*L, K0);
     RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
+    // A chain often spans several lines (a masking expression after an
+    // activation): a note at each other line that launches one of its
+    // kernels, so that the fix is read from all of them.
+    std::vector<SourceLocation> Lines;
+    if (Site)
+      Lines.push_back(*Site);
+    for (size_t J = 1; J < KCount; ++J) {
+      const Kernel &K = P.Kernels[Sample[J]];
+      std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Sample[J]});
+      const SourceLocation *At = L ? launchSiteOf(*L, K) : nullptr;
+      if (!At || llvm::any_of(Lines, [&](const SourceLocation &S) {
+            return S.File == At->File && S.Line == At->Line;
+          }))
+        continue;
+      Lines.push_back(*At);
+      FindingNote N;
+      N.Loc = *At;
+      N.Message = formatv("kernel {0} of the chain ('{1}') is launched here", J + 1, kernelName(K));
+      R.F.Notes.push_back(std::move(N));
+    }
     for (const std::vector<size_t> &Chain : G.Each)
       R.Kernels.insert(Chain.begin(), Chain.end());
     setEvidence(R.F, evidence::ChainLength, static_cast<int64_t>(KCount));

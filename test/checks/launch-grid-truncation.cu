@@ -281,6 +281,59 @@ void guards(float *d, int n, int w, int h) {
   rowsOnly<<<dim3(w / 32, h / 8), dim3(32, 8)>>>(d, w, h);
 }
 
+// A math function given the index computes, it does not bound it: the
+// kernel stays guard-less (Rob Farber's VBO sine wave, `sinf(w + x)`).
+// Look-alike: the same with a bound check. A kernel template launched from a
+// template (a dependent call: `offset<<<n / b, b>>>(d_a, 0)` with `T *d_a`)
+// is judged by its pattern; look-alike: a guarded one.
+__global__ void wave(float *pos, unsigned w, float t) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  pos[x] = sinf(x * 0.1f + t) * cosf(t) + sqrtf((float)x);
+}
+__global__ void waveGuarded(float *pos, unsigned w, float t) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < w) pos[x] = sinf(x * 0.1f + t);
+}
+template <typename T> __global__ void bump(T *a, int s) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x + s;
+  a[i] = a[i] + 1;
+}
+template <typename T> __global__ void bumpGuarded(T *a, int s, int n) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x + s;
+  if (i < n) a[i] = a[i] + 1;
+}
+template <typename T> void runBump(T *d, int n) {
+  bump<<<n / 256, 256>>>(d, 0);
+  // CHECK: :[[@LINE+1]]:17: warning: grid of n / 256 blocks drops the last n % 256 elements
+  bumpGuarded<<<n / 256, 256>>>(d, 0, n);
+}
+template void runBump<float>(float *, int);
+void math(float *d, unsigned w) {
+  wave<<<w / 8, 8>>>(d, w, 1.f);
+  // CHECK: :[[@LINE+1]]:17: warning: grid of w / 8 blocks drops the last w % 8 elements
+  waveGuarded<<<w / 8, 8>>>(d, w, 1.f);
+}
+
+// Sizes read from a table of constants that are all multiples of the block
+// (a test-size table: {256, 512, 1024, 2816}) divide exactly, as does their
+// square. Look-alikes: a table with 1000, and a table the loop writes.
+void tables(float *d, int m, int k) {
+  int sizes[4] = {256, 512, 1024, 2816};
+  int size = sizes[k];
+  int sq = size * size;
+  add2d<<<dim3(size / 32, size / 8), dim3(32, 8)>>>(d, size, size);
+  add<<<sq / 256, 256>>>(d, sq);
+  const int odd[] = {256, 1000};
+  int oddSize = odd[k];
+  // CHECK: :[[@LINE+1]]:9: warning: grid of oddSize / 256 blocks drops the last oddSize % 256 elements
+  add<<<oddSize / 256, 256>>>(d, oddSize);
+  int written[2] = {256, 512};
+  written[1] = m;
+  int writtenSize = written[k];
+  // CHECK: :[[@LINE+1]]:9: warning: grid of writtenSize / 256 blocks drops the last writtenSize % 256 elements
+  add<<<writtenSize / 256, 256>>>(d, writtenSize);
+}
+
 // A quotient of a rounded sum is rounded: (h + 3) / 2 / 2 is ceil(h / 4)
 // (NVIDIA's video samples). Look-alike: h / 2 / 2.
 void chained(float *d, int h) {

@@ -14,10 +14,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace clang {
 class ASTContext;
+class ArraySubscriptExpr;
+class InitListExpr;
 class Expr;
 class FunctionDecl;
 class ParmVarDecl;
@@ -96,6 +99,9 @@ private:
   void indexFunction(const clang::FunctionDecl *FD);
   std::optional<int64_t> evaluateIntImpl(const clang::Expr *E, unsigned Depth);
   std::optional<Dim3Value> evaluateDim3Impl(const clang::Expr *E, unsigned Depth);
+  /// The initializer of the table that AS reads, when the table is
+  /// constant: const, or a local only ever read by subscript.
+  const clang::InitListExpr *constantTable(const clang::ArraySubscriptExpr *AS);
   bool isMultipleOfImpl(const clang::Expr *E, int64_t K, unsigned Depth);
 
   struct CallIndex;
@@ -104,7 +110,9 @@ private:
   std::shared_ptr<CallIndex> Calls; ///< Built on the first constantArgument.
   llvm::DenseMap<const clang::ParmVarDecl *, std::optional<int64_t>> Arguments;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Indexed;
-  llvm::DenseMap<const clang::VarDecl *, VarWrites> Writes;
+  /// A node map: writesOf() hands out pointers that later insertions keep valid
+  /// (a DenseMap rehash moved them under a caller walking Values).
+  std::unordered_map<const clang::VarDecl *, VarWrites> Writes;
 };
 
 /// E without what does not change its value: parens, implicit and explicit
