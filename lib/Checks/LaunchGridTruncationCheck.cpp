@@ -559,7 +559,8 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue; // Rounded by a helper, or one thread per block.
     if (alwaysProductOf(Where, N, T, VT))
       continue; // Stored as a count of blocks times the block size.
-    if (llvm::all_of(kernelCandidates(*Site), [&](const FunctionDecl *K) {
+    SmallVector<const FunctionDecl *, 2> Kernels = kernelCandidates(*Site);
+    if (!Kernels.empty() && llvm::all_of(Kernels, [&](const FunctionDecl *K) {
           return GuardFinder(I, Ctx.sourceManager()).run(K) == GuardState::Unguarded;
         }))
       continue; // The kernel assumes multiples of its block: by design.

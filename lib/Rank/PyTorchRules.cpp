@@ -470,7 +470,6 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
   for (auto &[Key, G] : Groups) {
     auto [Proc, Dev, Signature] = Key;
     const std::vector<size_t> &Sample = G.Each.front();
-    const Kernel &K0 = P.Kernels[Sample.front()];
     size_t KCount = Sample.size();
     // Each intermediate is written by one kernel and read by the next: about
     // one element-wise pass over the tensor, which the chain's fastest kernel
@@ -527,28 +526,27 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
         "costs",
         KCount - 1, formatDuration(Fastest));
     Cost C = Model.make(Calls, ChainNs, Saving, std::move(How));
-    const SourceLocation *Site = nullptr;
-    if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Sample.front()}))
-      Site = launchSiteOf(*L, K0);
+    auto SiteOf = [&](size_t J) -> const SourceLocation * {
+      std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Sample[J]});
+      return L ? launchSiteOf(*L, P.Kernels[Sample[J]]) : nullptr;
+    };
+    const SourceLocation *Site = SiteOf(0);
     RuntimeFinding R = finding(Id, std::move(Msg), Site, std::move(C));
     // A chain often spans several lines (a masking expression after an
     // activation): a note at each other line that launches one of its
     // kernels, so that the fix is read from all of them.
-    std::vector<SourceLocation> Lines;
-    if (Site)
-      Lines.push_back(*Site);
+    std::vector<const SourceLocation *> Lines{Site};
     for (size_t J = 1; J < KCount; ++J) {
-      const Kernel &K = P.Kernels[Sample[J]];
-      std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Sample[J]});
-      const SourceLocation *At = L ? launchSiteOf(*L, K) : nullptr;
-      if (!At || llvm::any_of(Lines, [&](const SourceLocation &S) {
-            return S.File == At->File && S.Line == At->Line;
+      const SourceLocation *At = SiteOf(J);
+      if (!At || llvm::any_of(Lines, [&](const SourceLocation *S) {
+            return S && S->File == At->File && S->Line == At->Line;
           }))
         continue;
-      Lines.push_back(*At);
+      Lines.push_back(At);
       FindingNote N;
       N.Loc = *At;
-      N.Message = formatv("kernel {0} of the chain ('{1}') is launched here", J + 1, kernelName(K));
+      N.Message = formatv("kernel {0} of the chain ('{1}') is launched here", J + 1,
+                          kernelName(P.Kernels[Sample[J]]));
       R.F.Notes.push_back(std::move(N));
     }
     for (const std::vector<size_t> &Chain : G.Each)

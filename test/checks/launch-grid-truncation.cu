@@ -308,6 +308,12 @@ template <typename T> void runBump(T *d, int n) {
   bumpGuarded<<<n / 256, 256>>>(d, 0, n);
 }
 template void runBump<float>(float *, int);
+// A kernel the launch does not name (a function pointer) may be guarded: the
+// finding stays.
+void viaPointer(void (*k)(float *, int), float *d, int n) {
+  // CHECK: :[[@LINE+1]]:7: warning: grid of n / 256 blocks drops the last n % 256 elements
+  k<<<n / 256, 256>>>(d, n);
+}
 void math(float *d, unsigned w) {
   wave<<<w / 8, 8>>>(d, w, 1.f);
   // CHECK: :[[@LINE+1]]:17: warning: grid of w / 8 blocks drops the last w % 8 elements

@@ -110,8 +110,9 @@ private:
   std::shared_ptr<CallIndex> Calls; ///< Built on the first constantArgument.
   llvm::DenseMap<const clang::ParmVarDecl *, std::optional<int64_t>> Arguments;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Indexed;
-  /// A node map: writesOf() hands out pointers that later insertions keep valid
-  /// (a DenseMap rehash moved them under a caller walking Values).
+  /// A node map: callers hold writesOf()'s pointer while they recurse into
+  /// writesOf() again (isMultipleOf walking Values), which may insert; a
+  /// DenseMap would move the entries on a rehash.
   std::unordered_map<const clang::VarDecl *, VarWrites> Writes;
 };
 
