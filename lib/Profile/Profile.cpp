@@ -17,6 +17,13 @@ bool isAutogradBackward(const StackFrame &F) {
   return F.Library && (F.Function == "backward" || F.Function == "grad") && InAutograd;
 }
 
+bool isOptimizerStep(const StackFrame &F) {
+  // "torch/optim/sgd.py" from torch.profiler, the full path from the collector.
+  std::string_view Path = F.Loc.File;
+  return F.Library && (Path.substr(0, 12) == "torch/optim/" ||
+                       Path.find("/torch/optim/") != std::string_view::npos);
+}
+
 bool isLibraryPythonFile(std::string_view File) {
   auto Has = [&](std::string_view Part) { return File.find(Part) != std::string_view::npos; };
   return File.empty() || File.front() == '<' || Has("/site-packages/") ||

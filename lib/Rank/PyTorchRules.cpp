@@ -85,6 +85,23 @@ bool isElementwise(const Kernel &K) {
   return N.contains("elementwise_kernel");
 }
 
+/// Whether kernel K belongs to a training step's backward pass or optimizer
+/// update: launched under torch.autograd.backward() or from torch/optim/
+/// (the Python stack, where the profile has one), or named so (PyTorch's
+/// backward kernels, "softmax_warp_backward", "nll_loss_backward_reduce_...";
+/// its foreach optimizers' multi_tensor_apply_kernel; fused Adam/SGD).
+bool isTrainingStepKernel(const ProfileIndex &Index, const Profile &P, size_t K) {
+  if (const Stack *S = Index.stackOf(WorkRef{WorkKind::Kernel, K}))
+    if (llvm::any_of(S->Symbols, [](const StackFrame &F) {
+          return isAutogradBackward(F) || isOptimizerStep(F);
+        }))
+      return true;
+  std::string L = lowerName(P.Kernels[K]);
+  StringRef N(L);
+  return N.contains("backward") || N.contains("multi_tensor_apply") ||
+         N.contains("fused_adam") || N.contains("fused_sgd");
+}
+
 } // namespace
 
 /// The innermost user frame that the stacks of all the kernels' launches
@@ -325,6 +342,12 @@ void Rules::repeatedSequence(std::vector<RuntimeFinding> &Out) {
       // Batched, the host's work is paid once instead of once per call;
       // the kernels' time is kept (it grows less than that with a batch).
       std::vector<size_t> FirstCall(Ks.begin() + Begin, Ks.begin() + Begin + BestLen);
+      // A training step (a backward pass or an optimizer's update among
+      // its kernels) needs the weights the step before it updated: steps
+      // are not items to batch. A host-bound training loop is
+      // runtime-gpu-idle-gaps' and runtime-data-loading's.
+      if (llvm::any_of(FirstCall, [&](size_t K) { return isTrainingStepKernel(Index, P, K); }))
+        continue;
       const SourceLocation *Site = commonUserFrame(Index, FirstCall);
       if (!Site)
         if (std::optional<size_t> L = Index.launcher(WorkRef{WorkKind::Kernel, Ks[Begin]}))

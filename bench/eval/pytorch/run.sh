@@ -56,7 +56,7 @@ command_of() {
   # single_gpu is distributed/ddp-tutorial-series/single_gpu.py (device 0,
   # hard-coded); it writes checkpoint.pt in its folder every 10th epoch.
   gat) echo "main.py --epochs 1000" ;;
-  siamese_network) echo "main.py --epochs 2" ;;
+  siamese_network) echo "main.py --epochs 1" ;;
   single_gpu) echo "single_gpu.py 300 10" ;;
   esac
 }

@@ -148,6 +148,10 @@ struct StackFrame {
 /// the stack of the thread waiting there.
 bool isAutogradBackward(const StackFrame &F);
 
+/// Whether F is in one of PyTorch's optimizers (a frame in torch/optim/:
+/// Optimizer.step, zero_grad, the foreach and fused updates).
+bool isOptimizerStep(const StackFrame &F);
+
 /// Whether a Python frame's file is code the user did not write: an installed
 /// package (site-packages, dist-packages, torch/ as torch.profiler names it),
 /// the interpreter's standard library, a pseudo-file ("<string>",
