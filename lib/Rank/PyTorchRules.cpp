@@ -85,6 +85,16 @@ bool isElementwise(const Kernel &K) {
   return N.contains("elementwise_kernel");
 }
 
+/// Whether kernel K was launched by autograd's backward pass: under
+/// torch.autograd.backward() (the Python stack, where the profile has one)
+/// or named as a backward kernel.
+bool isBackwardKernel(const ProfileIndex &Index, const Profile &P, size_t K) {
+  if (const Stack *S = Index.stackOf(WorkRef{WorkKind::Kernel, K}))
+    if (llvm::any_of(S->Symbols, isAutogradBackward))
+      return true;
+  return StringRef(lowerName(P.Kernels[K])).contains("backward");
+}
+
 /// Whether kernel K belongs to a training step's backward pass or optimizer
 /// update: launched under torch.autograd.backward() or from torch/optim/
 /// (the Python stack, where the profile has one), or named so (PyTorch's
@@ -479,9 +489,13 @@ void Rules::elementwiseChain(std::vector<RuntimeFinding> &Out) {
       bool Continues = J > Begin && isElementwise(K);
       if (Continues) {
         const Kernel &Prev = P.Kernels[Ks[J - 1]];
+        // A forward pass's kernels and its backward pass's are no chain:
+        // no expression of the user's spans both, and torch.compile
+        // compiles the two passes into separate graphs.
         Continues = K.Grid == Prev.Grid && K.Block == Prev.Block &&
                     K.Start >= Prev.End && K.Start - Prev.End <= MaxGap &&
-                    !TransferBetween(Prev.Start, K.Start);
+                    !TransferBetween(Prev.Start, K.Start) &&
+                    isBackwardKernel(Index, P, Ks[J]) == isBackwardKernel(Index, P, Ks[J - 1]);
       }
       if (!Continues) {
         Flush(J);
