@@ -265,6 +265,31 @@ constexpr int64_t MinRowPieceBytes = 64;
 /// 16-byte vectors), one whose x-contiguous access does not vary with
 /// threadIdx.y (every row of the warp reads the same piece), or one that only
 /// prints.
+/// Whether each blockDim.x-wide row piece of A starts on a 32-byte boundary:
+/// every term of the byte offset but threadIdx.x's own is a multiple of 32
+/// bytes, blockDim.x taken as BlockX (`y * 640 + blockIdx.x * 8 +
+/// threadIdx.x` over floats), the buffer's base being aligned as cudaMalloc
+/// returns it. A symbolic row pitch (`y * width`) or a shifted column
+/// (`x - 1`, a stencil's neighbour) may not be.
+static bool piecesStartOnSectors(const MemoryAccess &A, int64_t BlockX) {
+  if (A.Address.ByteOffset.isUnknown())
+    return false;
+  for (const Term &T : A.Address.ByteOffset.terms()) {
+    if (T.Symbols.size() == 1 && T.Symbols[0] == Symbol::threadIdx(0))
+      continue;
+    int64_t C = T.Coefficient;
+    for (const Symbol &S : T.Symbols) {
+      if (S == Symbol::threadIdx(0))
+        return false;
+      if (S.Kind == SymbolKind::BlockDim && S.Dim == 0)
+        C *= BlockX;
+    }
+    if (C % 32 != 0)
+      return false;
+  }
+  return true;
+}
+
 static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64_t BlockX,
                                                KernelSummaries &KS) {
   const KernelSummary *S = Kernel ? KS.summaryOf(Kernel) : nullptr;
@@ -286,7 +311,12 @@ static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64
         A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant();
     if (Y && *Y == 0)
       continue;
-    if (BlockX * int64_t(A.SizeBytes) >= MinRowPieceBytes)
+    int64_t Piece = BlockX * int64_t(A.SizeBytes);
+    if (Piece >= MinRowPieceBytes)
+      continue;
+    // Whole sectors, each starting on a boundary: nothing is fetched in
+    // vain (8 floats per row of a 640-float image).
+    if (Piece % 32 == 0 && piecesStartOnSectors(A, BlockX))
       continue;
     if (!Worst || A.SizeBytes < Worst->SizeBytes)
       Worst = &A;
@@ -581,7 +611,11 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
                           : "each touches two sectors where it needs one when it does not start on "
                             "a 32-byte boundary";
     Emit("blockDim.x is " + std::to_string(*Block->X) + " in a " + shape(*Block) +
-             " block: each warp reads " + std::to_string(32 / *Block->X) + " separate " +
+             " block: each warp " +
+             (A->Kind == AccessKind::Store       ? "writes "
+              : A->Kind == AccessKind::LoadStore ? "reads and writes "
+                                                 : "reads ") +
+             std::to_string(32 / *Block->X) + " separate " +
              std::to_string(Segment) + "-byte row pieces of '" + A->Address.Root.name() + "' (" +
              std::to_string(A->SizeBytes) + "-byte elements along threadIdx.x), and " + Why +
              "; blockDim.x of at least " + std::to_string(WideX) +

@@ -14,6 +14,15 @@
 __global__ void k1(float *x) { x[threadIdx.x] = 0; }
 __global__ void k2(float *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
 __global__ void k2c(char *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
+__global__ void k2n(float *x, int n) { x[threadIdx.y * n + threadIdx.x] = 0; }
+__global__ void k2w(float *x) {
+  int c = blockIdx.x * 8 + threadIdx.x, r = blockIdx.y * 8 + threadIdx.y;
+  x[r * 640 + c] = 1;
+}
+__global__ void k2s(const float *x, float *y) {
+  int c = blockIdx.x * 8 + threadIdx.x, r = blockIdx.y * 8 + threadIdx.y;
+  y[r * 640 + c] = x[r * 640 + c - 1];
+}
 __global__ void k2p(float *x) { printf("%d %d %d\n", threadIdx.x, threadIdx.y, threadIdx.z); }
 
 constexpr int kThreads = 96;
@@ -46,13 +55,23 @@ void bad(float *d, int n) {
 
   // A narrow x over 1-byte elements: 16-byte row pieces, half a sector.
   dim3 square(16, 16);
-  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 16 in a 16x16 block: each warp reads 2 separate 16-byte row pieces of 'x' (1-byte elements along threadIdx.x), and each uses 16 bytes of its 32-byte sector; blockDim.x of at least 32 avoids it; use (32, 8) [launch-block-size]
+  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 16 in a 16x16 block: each warp writes 2 separate 16-byte row pieces of 'x' (1-byte elements along threadIdx.x), and each uses 16 bytes of its 32-byte sector; blockDim.x of at least 32 avoids it; use (32, 8) [launch-block-size]
   k2c<<<n, square>>>((char *)d);
   // CHECK: :[[@LINE-3]]:8: note: block size set here
 
-  // 8 floats: 32-byte pieces, two sectors each when they start off a boundary.
-  // CHECK: :[[@LINE+1]]:11: warning: blockDim.x is 8 in a 8x32 block: each warp reads 4 separate 32-byte row pieces of 'x' (4-byte elements along threadIdx.x), and each touches two sectors where it needs one when it does not start on a 32-byte boundary; blockDim.x of at least 16 makes the extra sector one in three or fewer; use (32, 8) [launch-block-size]
+  // 8 floats: 32-byte pieces, two sectors each when they start off a boundary
+  // (a row pitch of n floats).
+  // CHECK: :[[@LINE+1]]:12: warning: blockDim.x is 8 in a 8x32 block: each warp writes 4 separate 32-byte row pieces of 'x' (4-byte elements along threadIdx.x), and each touches two sectors where it needs one when it does not start on a 32-byte boundary; blockDim.x of at least 16 makes the extra sector one in three or fewer; use (32, 8) [launch-block-size]
+  k2n<<<n, dim3(8, 32)>>>(d, n);
+  // Look-alikes: 32-byte pieces that start on a boundary, whole sectors
+  // fetched whole: a pitch of blockDim.x floats (the warp's 4 rows are one
+  // contiguous 128 bytes), and a constant pitch of 640 floats with the
+  // block's columns at blockIdx.x * 8.
   k2<<<n, dim3(8, 32)>>>(d);
+  k2w<<<dim3(80, 60), dim3(8, 8)>>>(d);
+  // But a shifted column (a stencil's x - 1) starts off a boundary.
+  // CHECK: :[[@LINE+1]]:23: warning: blockDim.x is 8 in a 8x8 block: each warp reads 4 separate 32-byte row pieces of 'x' (4-byte
+  k2s<<<dim3(80, 60), dim3(8, 8)>>>(d, d + 1);
 
   // CHECK: :[[@LINE+1]]:11: error: a block of 64x32 = 2048 threads exceeds the limit of 1024 threads per block: the launch fails with cudaErrorInvalidConfiguration [launch-block-size]
   k2<<<n, dim3(64, 32)>>>(d);
