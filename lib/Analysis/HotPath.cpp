@@ -228,6 +228,8 @@ void HotPath::build() {
     if (isLibrary(FD, SM))
       continue;
     forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
+      if (!isKernel(FD) && getLaunchSite(Call))
+        HostLaunches = true;
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (Callee->getIdentifier() && canonicalApiName(Callee->getName()) == "cudaEventElapsedTime")
           TUMeasuresEvents = true;
@@ -530,6 +532,19 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
       return Memo[F.Key] = {Priority::Cold, "a kernel that this program never launches (main is "
                                             "in this file, and no code of it launches or names "
                                             "the kernel)"};
+    // Nor does one that only this file can name: the file's host code
+    // launches other kernels (an earlier version's launch is commented out),
+    // and no header declares this one for another file to launch; an
+    // extern "C" kernel may be loaded by name (a module from Python).
+    if (HostLaunches && isKernel(F.Key) &&
+        F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate && !F.Key->isReferenced() &&
+        !F.Key->isExternC() && llvm::all_of(F.Key->redecls(), [&](const FunctionDecl *D) {
+          const SourceManager &SM = Ctx.getSourceManager();
+          return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+        }))
+      return Memo[F.Key] = {Priority::Cold, "a kernel that nothing launches (this file's host "
+                                            "code launches other kernels, not this one, and no "
+                                            "header declares it for another file)"};
     return Memo[F.Key] = {};
   }
   InProgress[F.Key] = true;

@@ -376,3 +376,6 @@ __global__ void mixedDegrees(float *out) {
   // CHECK: :[[@LINE+1]]:45: warning: 2-way shared-memory bank conflict on 'half'
   out[threadIdx.x] = wide[threadIdx.x][0] + half[threadIdx.x][1];
 }
+
+// Other files may launch the kernels above (test/analysis/hot-path-unlaunched-layer.cu).
+#include "Inputs/access-shared-bank-conflict-decls.cuh"

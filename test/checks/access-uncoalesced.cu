@@ -536,3 +536,6 @@ __global__ void advance(float dt, int n) {
   // CHECK: :[[@LINE+1]]:3: warning: uncoalesced global read-modify-write of 'cuParams.velocity': consecutive threads are 12 bytes (3 elements) apart
   velocity[3 * i + 1] += 9.8f * dt;
 }
+
+// Other files may launch the kernels above (test/analysis/hot-path-unlaunched-layer.cu).
+#include "Inputs/access-uncoalesced-decls.cuh"

@@ -113,6 +113,9 @@ private:
   ValueTracker &VT;
   bool Built = false;
   bool HasMain = false; ///< The TU defines main: the whole program is here.
+  /// Host code of the TU launches a kernel (this file is not a kernel
+  /// library that another program loads by name).
+  bool HostLaunches = false;
   std::vector<FunctionFacts> Functions;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<clang::SourceLocation>> CallSites;
   llvm::DenseMap<const clang::FunctionDecl *, PriorityVerdict> Memo;
