@@ -204,6 +204,15 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       GpuCalls.insert(C);
       if (FD->getName().starts_with("cudaGraphics") || FD->getName().starts_with("cudaIpc"))
         Consumes("graphics or IPC interop");
+      // cudaFree waits until the device is idle: with one on every run of
+      // the scope (a buffer allocated and freed per iteration), each
+      // iteration waits for the GPU with or without the explicit
+      // synchronization, which then removes no wait; the allocation is the
+      // thief (transfer-in-loop reports it).
+      if ((FD->getName() == "cudaFree" || FD->getName() == "cudaFreeHost" ||
+           FD->getName() == "cudaFreeArray") &&
+          runsWheneverScopeRuns(C, Scope, AST))
+        Consumes("'" + FD->getName().str() + "', which waits for the GPU anyway");
       continue;
     }
     if (Ctx.isLibraryCode(FD))

@@ -45,6 +45,43 @@ void relax(float *a, float *b, int n) {
   }
 }
 
+// Look-alike: a buffer allocated and freed on every iteration. cudaFree
+// waits for the GPU anyway, so synchronizing once after the loop would remove
+// no wait (the allocation in the loop is the thief: transfer-in-loop's); the
+// same through a helper. A free on some iterations only does not wait on
+// every one: the synchronization stays a finding.
+void perIterationBuffer(float *a, int n) {
+  for (int it = 0; it < 100; ++it) {
+    float *tmp;
+    cudaMalloc(&tmp, n * sizeof(float));
+    step<<<n / 256, 256>>>(a, tmp, n);
+    cudaDeviceSynchronize();
+    cudaFree(tmp);
+  }
+}
+static void reduceOnce(float *a, int n) {
+  float *tmp;
+  cudaMalloc(&tmp, n * sizeof(float));
+  step<<<n / 256, 256>>>(a, tmp, n);
+  cudaDeviceSynchronize();
+  cudaFree(tmp);
+}
+void perIterationHelper(float *a, int n) {
+  for (int it = 0; it < 10; ++it)
+    reduceOnce(a, n);
+}
+void sometimesFreed(float *a, float *b, int n) {
+  for (int it = 0; it < 100; ++it) {
+    step<<<n / 256, 256>>>(a, b, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop (100 iterations){{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+    if (it == 50) {
+      cudaFree(b);
+      cudaMalloc(&b, n * sizeof(float));
+    }
+  }
+}
+
 // Streams, one after the other: the sync serializes them.
 void perStream(float *d, cudaStream_t *streams, int count, int n) {
   for (int s = 0; s < count; ++s) {
