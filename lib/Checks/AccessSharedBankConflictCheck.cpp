@@ -12,7 +12,9 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -287,6 +289,12 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
       Statement = reinterpret_cast<const Stmt *>(uintptr_t(++Unnamed));
     Live.push_back({&C, Statement, Buffer, C.AtLeast ? int64_t(-1) : C.StrideWords});
   }
+  // Source order: the first access of a group reports.
+  const SourceManager &SrcM = Ctx.sourceManager();
+  llvm::stable_sort(Live, [&](const Placed &A, const Placed &B) {
+    return SrcM.isBeforeInTranslationUnit(SrcM.getFileLoc(A.C->Access.Site->getBeginLoc()),
+                                          SrcM.getFileLoc(B.C->Access.Site->getBeginLoc()));
+  });
   // A statement joins the group of the statement right before it in the same
   // block when that one has the same conflict on the same buffer.
   using RunKey = std::tuple<const CompoundStmt *, unsigned, const void *, unsigned, int64_t>;
@@ -295,6 +303,14 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
     if (P.Buffer)
       if (auto [CS, I] = positionInBlock(P.Statement, Ctx.ast()); CS)
         ByPosition[RunKey(CS, I, P.Buffer, P.C->Banks.Degree, P.Stride)] = P.Statement;
+  // The same kind of access (a store, a load) to the same element of the
+  // same buffer with the same conflict, in other statements of the kernel
+  // (the two branches of a bounds check: the tile loaded, or zero-filled at
+  // the edges), is the same access to fix: it joins the group of the first.
+  using ElementKey =
+      std::tuple<const void *, std::string, unsigned, int64_t, const FunctionDecl *, int>;
+  std::map<ElementKey, const Stmt *> FirstAnchor;
+  llvm::DenseSet<const Stmt *> JoinedByElement;
   for (const Placed &P : Live) {
     const Stmt *Anchor = P.Statement;
     if (P.Buffer)
@@ -306,6 +322,15 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
           Anchor = It->second;
           --I;
         }
+    if (P.Buffer && P.C->Kernels.size() == 1) {
+      ElementKey EK(P.Buffer, P.C->Access.Address.ByteOffset.str(Ctx.ast()), P.C->Banks.Degree,
+                    P.Stride, P.C->Kernels.front(), int(P.C->Access.Kind));
+      auto [It, New] = FirstAnchor.try_emplace(EK, Anchor);
+      if (!New && It->second != Anchor) {
+        Anchor = It->second;
+        JoinedByElement.insert(Anchor);
+      }
+    }
     Groups[Key(Anchor, P.Buffer, P.C->Banks.Degree, P.Stride)].push_back(P.C);
   }
   const SourceManager &SM = Ctx.sourceManager();
@@ -320,7 +345,8 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
       Statements.insert(fullExpression(C->Access.Site, Ctx.ast()));
     for (const Conflict *C : llvm::drop_begin(Members))
       Siblings.push_back(C->Access.Site);
-    report(*Members.front(), Statements.size(), Siblings);
+    report(*Members.front(), Statements.size(), Siblings,
+           /*Consecutive=*/!JoinedByElement.count(std::get<0>(K)));
   }
 }
 
@@ -369,7 +395,7 @@ static std::string indexedPointer(const Expr *Site, const MemoryRoot &Root) {
 }
 
 void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statements,
-                                           ArrayRef<const Expr *> Siblings) {
+                                           ArrayRef<const Expr *> Siblings, bool Consecutive) {
   const MemoryAccess &A = C.Access;
   ASTContext &AST = Ctx.ast();
   std::string Buffer = A.Address.Root.name();
@@ -409,7 +435,8 @@ void AccessSharedBankConflictCheck::report(const Conflict &C, unsigned Statement
 
   if (!Siblings.empty() && Statements > 1)
     Msg += " (" + std::to_string(Siblings.size() + 1) + " accesses of " +
-           std::to_string(Statements) + " consecutive statements have this conflict)";
+           std::to_string(Statements) + (Consecutive ? " consecutive" : "") +
+           " statements have this conflict)";
   else if (!Siblings.empty())
     Msg += " (" + std::to_string(Siblings.size() + 1) +
            " accesses of this statement have this conflict)";

@@ -42,7 +42,8 @@ private:
   /// Reports C; Siblings are further accesses of the same statement with the
   /// same conflict, shown as its notes.
   /// Siblings: the group's other accesses, of Statements statements in all.
-  void report(const Conflict &C, unsigned Statements, llvm::ArrayRef<const clang::Expr *> Siblings);
+  void report(const Conflict &C, unsigned Statements, llvm::ArrayRef<const clang::Expr *> Siblings,
+              bool Consecutive = true);
 
   const unsigned MinDegree; ///< Conflicts of a lower degree are not reported.
   /// The narrowest known blockDim.x below 32 of each kernel's launches in this TU.

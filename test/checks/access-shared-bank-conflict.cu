@@ -285,6 +285,25 @@ __global__ void scanBlelloch(float *out, const float *in, int n) {
   out[2 * thid + 1] = temp[2 * thid + 1];
 }
 
+// A tile loaded in the branch of a bounds check and zero-filled in the other
+// (at the edges only): the two stores are one access to fix, reported at the
+// load's; the same element read back later is a load, a finding of its own.
+__global__ void tileEdges(const float *b, float *out, int n, int k) {
+  __shared__ float tile[16][64];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  for (int j = 0; j < 4; ++j) {
+    // CHECK: :[[@LINE+3]]:7: warning: 2-way shared-memory bank conflict on 'tile': consecutive threads are 4 4-byte words apart{{.*}}(2 accesses of 2 statements have this conflict)
+    // CHECK: :[[@LINE+4]]:7: note: another access of 'tile' with the same conflict
+    if (tx * 4 + j < n && ty < k)
+      tile[ty][tx * 4 + j] = b[ty * n + tx * 4 + j];
+    else
+      tile[ty][tx * 4 + j] = 0.0f;
+  }
+  __syncthreads();
+  // CHECK: :[[@LINE+1]]:23: warning: 2-way shared-memory bank conflict on 'tile': consecutive threads are 4 4-byte words apart
+  out[ty * 64 + tx] = tile[ty][tx * 4];
+}
+
 #define LOG_NUM_BANKS 5
 #define CONFLICT_FREE_OFFSET(n) ((n) >> LOG_NUM_BANKS)
 __global__ void scanBlellochPadded(float *out, const float *in, int n) {

@@ -23,3 +23,4 @@ __global__ void tileLaunchedNarrow(float *out);
 __global__ void unpackTile(const float4 *in, float *out, int n);
 __global__ void unpackTileSplit(const float4 *in, float *out, int n);
 __global__ void mixedDegrees(float *out);
+__global__ void tileEdges(const float *b, float *out, int n, int k);
