@@ -523,28 +523,29 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
     return {};
   auto It = CallSites.find(F.Key);
   if (It == CallSites.end() || It->second.empty()) {
-    // A kernel of a whole program (main is in this file) that no code of it
-    // launches or names (a tutorial's earlier step whose launch sits in
-    // `#if 0`): it never runs. Templates are left alone (their pattern is
-    // not what a launch refers to).
-    if (HasMain && isKernel(F.Key) && F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
-        !F.Key->isReferenced())
-      return Memo[F.Key] = {Priority::Cold, "a kernel that this program never launches (main is "
-                                            "in this file, and no code of it launches or names "
-                                            "the kernel)"};
-    // Nor does one that only this file can name: the file's host code
-    // launches other kernels (an earlier version's launch is commented out),
-    // and no header declares this one for another file to launch; an
-    // extern "C" kernel may be loaded by name (a module from Python).
-    if (HostLaunches && isKernel(F.Key) &&
-        F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate && !F.Key->isReferenced() &&
-        !F.Key->isExternC() && llvm::all_of(F.Key->redecls(), [&](const FunctionDecl *D) {
-          const SourceManager &SM = Ctx.getSourceManager();
-          return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
-        }))
-      return Memo[F.Key] = {Priority::Cold, "a kernel that nothing launches (this file's host "
-                                            "code launches other kernels, not this one, and no "
-                                            "header declares it for another file)"};
+    // A kernel that no code of this file launches or names (a tutorial's
+    // earlier step whose launch sits in `#if 0`, a layer's earlier version
+    // whose launch is commented out) never runs when no other file can
+    // launch it: the whole program is here (main is in this file), or the
+    // file's host code launches other kernels and no header declares this
+    // one (an extern "C" kernel may be loaded by name, from Python or a
+    // module). Templates are left alone (their pattern is not what a launch
+    // refers to).
+    if (isKernel(F.Key) && F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
+        !F.Key->isReferenced()) {
+      if (HasMain)
+        return Memo[F.Key] = {Priority::Cold, "a kernel that this program never launches (main "
+                                              "is in this file, and no code of it launches or "
+                                              "names the kernel)"};
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (HostLaunches && !F.Key->isExternC() &&
+          llvm::all_of(F.Key->redecls(), [&](const FunctionDecl *D) {
+            return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+          }))
+        return Memo[F.Key] = {Priority::Cold, "a kernel that nothing launches (this file's host "
+                                              "code launches other kernels, not this one, and "
+                                              "no header declares it for another file)"};
+    }
     return Memo[F.Key] = {};
   }
   InProgress[F.Key] = true;

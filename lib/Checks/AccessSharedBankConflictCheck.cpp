@@ -290,10 +290,10 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
     Live.push_back({&C, Statement, Buffer, C.AtLeast ? int64_t(-1) : C.StrideWords});
   }
   // Source order: the first access of a group reports.
-  const SourceManager &SrcM = Ctx.sourceManager();
+  const SourceManager &SM = Ctx.sourceManager();
   llvm::stable_sort(Live, [&](const Placed &A, const Placed &B) {
-    return SrcM.isBeforeInTranslationUnit(SrcM.getFileLoc(A.C->Access.Site->getBeginLoc()),
-                                          SrcM.getFileLoc(B.C->Access.Site->getBeginLoc()));
+    return SM.isBeforeInTranslationUnit(SM.getFileLoc(A.C->Access.Site->getBeginLoc()),
+                                        SM.getFileLoc(B.C->Access.Site->getBeginLoc()));
   });
   // A statement joins the group of the statement right before it in the same
   // block when that one has the same conflict on the same buffer.
@@ -333,7 +333,6 @@ void AccessSharedBankConflictCheck::onEndOfTranslationUnit() {
     }
     Groups[Key(Anchor, P.Buffer, P.C->Banks.Degree, P.Stride)].push_back(P.C);
   }
-  const SourceManager &SM = Ctx.sourceManager();
   for (auto &[K, Members] : Groups) {
     llvm::stable_sort(Members, [&](const Conflict *A, const Conflict *B) {
       return SM.isBeforeInTranslationUnit(SM.getFileLoc(A->Access.Site->getBeginLoc()),

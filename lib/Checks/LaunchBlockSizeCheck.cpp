@@ -256,15 +256,6 @@ static std::string shape(const Dim3Value &D) {
 /// docs/cost-model.md); it was not fitted to it.
 constexpr int64_t MinRowPieceBytes = 64;
 
-/// The global access that a narrow blockDim.x makes waste sectors: one whose
-/// consecutive x lanes are one element apart, with blockDim.x elements
-/// spanning less than MinRowPieceBytes (the narrowest such piece). A 16-wide
-/// block of floats or uchar4 reads 64-byte pieces, about as many sectors per
-/// warp as a 32-wide block: no finding; nor for a kernel laid out along
-/// threadIdx.y (llm.c's matmul_backward_bias_kernel9: x walks rows, y picks
-/// 16-byte vectors), one whose x-contiguous access does not vary with
-/// threadIdx.y (every row of the warp reads the same piece), or one that only
-/// prints.
 /// Whether each blockDim.x-wide row piece of A starts on a 32-byte boundary:
 /// every term of the byte offset but threadIdx.x's own is a multiple of 32
 /// bytes, blockDim.x taken as BlockX (`y * 640 + blockIdx.x * 8 +
@@ -290,6 +281,15 @@ static bool piecesStartOnSectors(const MemoryAccess &A, int64_t BlockX) {
   return true;
 }
 
+/// The global access that a narrow blockDim.x makes waste sectors: one whose
+/// consecutive x lanes are one element apart, with blockDim.x elements
+/// spanning less than MinRowPieceBytes (the narrowest such piece). A 16-wide
+/// block of floats or uchar4 reads 64-byte pieces, about as many sectors per
+/// warp as a 32-wide block: no finding; nor for a kernel laid out along
+/// threadIdx.y (llm.c's matmul_backward_bias_kernel9: x walks rows, y picks
+/// 16-byte vectors), one whose x-contiguous access does not vary with
+/// threadIdx.y (every row of the warp reads the same piece), or one that only
+/// prints.
 static const MemoryAccess *sectorWastingAccess(const FunctionDecl *Kernel, int64_t BlockX,
                                                KernelSummaries &KS) {
   const KernelSummary *S = Kernel ? KS.summaryOf(Kernel) : nullptr;

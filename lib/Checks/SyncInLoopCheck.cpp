@@ -209,10 +209,9 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       // iteration waits for the GPU with or without the explicit
       // synchronization, which then removes no wait; the allocation is the
       // thief (transfer-in-loop reports it).
-      if ((FD->getName() == "cudaFree" || FD->getName() == "cudaFreeHost" ||
-           FD->getName() == "cudaFreeArray") &&
+      if (Api && (Api->Kind == ApiKind::Free || Api->Kind == ApiKind::HostFree) && !Api->Async &&
           runsWheneverScopeRuns(C, Scope, AST))
-        Consumes("'" + FD->getName().str() + "', which waits for the GPU anyway");
+        Consumes("'" + Api->Name + "', which waits for the GPU anyway");
       continue;
     }
     if (Ctx.isLibraryCode(FD))

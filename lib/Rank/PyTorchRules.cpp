@@ -101,15 +101,14 @@ bool isBackwardKernel(const ProfileIndex &Index, const Profile &P, size_t K) {
 /// backward kernels, "softmax_warp_backward", "nll_loss_backward_reduce_...";
 /// its foreach optimizers' multi_tensor_apply_kernel; fused Adam/SGD).
 bool isTrainingStepKernel(const ProfileIndex &Index, const Profile &P, size_t K) {
+  if (isBackwardKernel(Index, P, K))
+    return true;
   if (const Stack *S = Index.stackOf(WorkRef{WorkKind::Kernel, K}))
-    if (llvm::any_of(S->Symbols, [](const StackFrame &F) {
-          return isAutogradBackward(F) || isOptimizerStep(F);
-        }))
+    if (llvm::any_of(S->Symbols, isOptimizerStep))
       return true;
   std::string L = lowerName(P.Kernels[K]);
   StringRef N(L);
-  return N.contains("backward") || N.contains("multi_tensor_apply") ||
-         N.contains("fused_adam") || N.contains("fused_sgd");
+  return N.contains("multi_tensor_apply") || N.contains("fused_adam") || N.contains("fused_sgd");
 }
 
 } // namespace

@@ -82,6 +82,18 @@ void sometimesFreed(float *a, float *b, int n) {
   }
 }
 
+// cudaFreeAsync returns the memory to the stream's pool without waiting.
+void perIterationPool(float *a, int n, cudaStream_t st) {
+  for (int it = 0; it < 100; ++it) {
+    float *tmp;
+    cudaMallocAsync(&tmp, n * sizeof(float), st);
+    step<<<n / 256, 256, 0, st>>>(a, tmp, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaStreamSynchronize runs on every iteration of this loop (100 iterations){{.*}} [sync-in-loop]
+    cudaStreamSynchronize(st);
+    cudaFreeAsync(tmp, st);
+  }
+}
+
 // Streams, one after the other: the sync serializes them.
 void perStream(float *d, cudaStream_t *streams, int count, int n) {
   for (int s = 0; s < count; ++s) {

@@ -1,6 +1,8 @@
 // Declares the kernels of access-shared-bank-conflict.cu as a header does for other files:
 // the check's cases are kernels another file may launch (see
 // test/analysis/hot-path-unlaunched-layer.cu for the ones none can).
+// A kernel added to access-shared-bank-conflict.cu that no launch there names must be
+// declared here too, or its findings are off the hot path (notes).
 __global__ void transposeConflicted(const float *in, float *out, int n);
 __global__ void everyOtherWord(float *out);
 __global__ void doubleColumns(double *out);

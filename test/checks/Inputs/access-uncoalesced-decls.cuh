@@ -1,6 +1,8 @@
 // Declares the kernels of access-uncoalesced.cu as a header does for other files:
 // the check's cases are kernels another file may launch (see
 // test/analysis/hot-path-unlaunched-layer.cu for the ones none can).
+// A kernel added to access-uncoalesced.cu that no launch there names must be
+// declared here too, or its findings are off the hot path (notes).
 __global__ void strided(const float *in, float *out, int stride, int n);
 __global__ void transposeNaive(const float *in, float *out, int w, int h);
 __global__ void rowPerThread(const float *m, float *sums, int rows, int cols);
