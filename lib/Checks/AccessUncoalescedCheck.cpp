@@ -34,9 +34,12 @@ void AccessUncoalescedCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("launch")) {
     std::optional<LaunchSite> L = getLaunchSite(Call);
     if (L && L->Kernel && L->Block)
-      if (std::optional<Dim3Value> B = Ctx.facts().values().evaluateDim3(L->Block);
-          B && B->X && *B->X < 32)
-        NarrowKernels.insert(L->Kernel->getCanonicalDecl());
+      if (std::optional<Dim3Value> B = Ctx.facts().values().evaluateDim3(L->Block); B && B->X) {
+        if (*B->X < 32)
+          NarrowKernels.insert(L->Kernel->getCanonicalDecl());
+        else
+          WideKernels.insert(L->Kernel->getCanonicalDecl());
+      }
     return;
   }
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
@@ -452,8 +455,32 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
            " sectors per warp instead of " + std::to_string(Ideal) + ")";
   }
   // A 2D index whose contiguous dimension follows threadIdx.y.
-  if (A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant() ==
-      std::optional<int64_t>(Size))
+  bool ThreadYContiguous = A.Address.ByteOffset.coefficientOf(Symbol::threadIdx(1)).asConstant() ==
+                           std::optional<int64_t>(Size);
+  // The counts take a warp to be 32 values of threadIdx.x. A kernel that no
+  // launch of this file shows to be that wide may run with 16 x 16 or 8 x 8
+  // blocks (launched from another file), whose warps hold 2 or 4 rows of
+  // threadIdx.y: each lane's elements of those rows are contiguous and share
+  // sectors. Say so, with the counts of such blocks.
+  if (ThreadYContiguous && Size > 0 && llvm::none_of(S.Kernels, [&](const FunctionDecl *K) {
+        return WideKernels.count(K->getCanonicalDecl()) != 0;
+      })) {
+    std::string Narrow;
+    for (unsigned Width : {16u, 8u}) {
+      unsigned Rows = 32 / Width;
+      unsigned PerLane = (Rows * Size + 31) / 32;
+      unsigned N = std::max(Width * PerLane, Ideal);
+      if (N >= Sectors)
+        continue;
+      std::string Shape = std::to_string(Width) + " x " + std::to_string(Width) + " blocks";
+      Narrow += Narrow.empty() ? "; counted for a block at least 32 threads wide: " + Shape +
+                                     ", whose warps hold " + std::to_string(Rows) +
+                                     " rows of threadIdx.y, touch " + std::to_string(N) + " sectors"
+                               : ", " + Shape + " " + std::to_string(N);
+    }
+    Msg += Narrow;
+  }
+  if (ThreadYContiguous)
     Msg += "; threadIdx.y walks the contiguous dimension: index it with threadIdx.x, or "
            "stage the tile through shared memory";
 

@@ -64,6 +64,8 @@ private:
   /// warp then spans several threadIdx.y, and the threadIdx.x stride alone
   /// says nothing about coalescing.
   llvm::DenseSet<const clang::FunctionDecl *> NarrowKernels;
+  /// Kernels that a launch of this file runs with blocks at least 32 wide.
+  llvm::DenseSet<const clang::FunctionDecl *> WideKernels;
   /// Keyed by the access's file position, so that the instantiations of a
   /// template and the kernels sharing a helper give one finding.
   llvm::MapVector<unsigned, Site> Sites;

@@ -27,7 +27,19 @@ __global__ void transposeNaive(const float *in, float *out, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < w && y < h)
-    // CHECK: :[[@LINE+1]]:5: warning: uncoalesced global store of 'out': consecutive threads are `h` elements apart (a symbolic stride); {{.*}}; threadIdx.y walks the contiguous dimension: index it with threadIdx.x, or stage the tile through shared memory [access-uncoalesced]
+    // No launch of this file shows how wide its blocks are: the counts are
+    // for 32 wide, and the message says what 16 x 16 and 8 x 8 blocks touch.
+    // CHECK: :[[@LINE+1]]:5: warning: uncoalesced global store of 'out': consecutive threads are `h` elements apart (a symbolic stride); when `h` >= 8 every lane needs a 32-byte sector of its own, so 12.5% of the bytes moved are used (32 sectors per warp instead of 4); counted for a block at least 32 threads wide: 16 x 16 blocks, whose warps hold 2 rows of threadIdx.y, touch 16 sectors, 8 x 8 blocks 8; threadIdx.y walks the contiguous dimension: index it with threadIdx.x, or stage the tile through shared memory [access-uncoalesced]
+    out[x * h + y] = in[y * w + x];
+}
+
+// Look-alike: launched below with 32 x 8 blocks, so a warp is one row of
+// threadIdx.y and the counts need no condition.
+__global__ void transposeWide(const double *in, double *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h)
+    // CHECK: :[[@LINE+1]]:5: warning: uncoalesced global store of 'out': consecutive threads are `h` elements apart (a symbolic stride); when `h` >= 4 every lane needs a 32-byte sector of its own, so 25% of the bytes moved are used (32 sectors per warp instead of 8); threadIdx.y walks the contiguous dimension: index it with threadIdx.x, or stage the tile through shared memory [access-uncoalesced]
     out[x * h + y] = in[y * w + x];
 }
 
@@ -482,6 +494,7 @@ void launch(double *d, float *f, int h) {
   templated<1><<<1, 32>>>(d);
   templated<4><<<1, 32>>>(d);
   columnBlocks<<<dim3(h, h / 256), dim3(1, 256)>>>(f, f, h);
+  transposeWide<<<dim3(h / 32, h / 8), dim3(32, 8)>>>(d, d, h, h);
 }
 
 // The evidence the cost model reads, and the kernel join key.
