@@ -73,6 +73,14 @@ AccessSharedBankConflictCheck::evaluate(const MemoryAccess &A, bool TwoDimension
   if (A.Address.Root.Space != MemorySpace::Shared || A.Kind == AccessKind::Atomic ||
       A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown() || A.SingleLane)
     return std::nullopt;
+  // An array of at most 32 words: whatever the indices, different words of
+  // it lie in different banks (a reduction over a 32-float array, however
+  // its stride grows, never conflicts).
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(A.Address.Root.Decl))
+    if (const auto *AT = Ctx.ast().getAsConstantArrayType(VD->getType());
+        AT && !VD->getType()->isDependentType() &&
+        Ctx.ast().getTypeSizeInChars(VD->getType()).getQuantity() <= 32 * 4)
+      return std::nullopt;
   AffineForm Stride = A.laneStride();
   if (Stride.isUnknown())
     return std::nullopt;

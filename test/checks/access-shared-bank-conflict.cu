@@ -57,6 +57,24 @@ __global__ void interleavedReduction(const float *in, float *out) {
     out[blockIdx.x] = sdata[0];
 }
 
+// Look-alike: the same reduction over a 32-float array (a one-warp block).
+// Different words of 32 consecutive words lie in different banks, whatever
+// the stride: no conflict.
+__global__ void interleavedReductionOneWarp(const float *in, float *out) {
+  __shared__ float sdata[32];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * 32 + tid];
+  __syncwarp();
+  for (unsigned s = 1; s < 32; s *= 2) {
+    int index = 2 * s * tid;
+    if (index < 32)
+      sdata[index] += sdata[index + s];
+    __syncwarp();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
 #define TILE 16
 __global__ void matmulTransposedTile(const float *A, const float *B, float *C, int n) {
   __shared__ float As[TILE][TILE];

@@ -7,6 +7,7 @@ __global__ void transposeConflicted(const float *in, float *out, int n);
 __global__ void everyOtherWord(float *out);
 __global__ void doubleColumns(double *out);
 __global__ void interleavedReduction(const float *in, float *out);
+__global__ void interleavedReductionOneWarp(const float *in, float *out);
 __global__ void matmulTransposedTile(const float *A, const float *B, float *C, int n);
 __global__ void dynamicColumn(float *out);
 __global__ void throughHelper(float *out);
