@@ -711,19 +711,39 @@ bool TransferInLoopCheck::allocatedInLoop(const Expr *Freed, const Stmt *Loop) {
   return Found;
 }
 
+/// `done` in `copy(done, dDone, sizeof(bool))`: a variable (or parameter)
+/// pointing to a scalar, named as it is.
+static const VarDecl *pointerToScalar(const Expr *E) {
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->getType()->isPointerType())
+    return nullptr;
+  QualType Pointee = V->getType()->getPointeeType();
+  return Pointee->isScalarType() && !Pointee->isPointerType() ? V : nullptr;
+}
+
 /// `do { stop = false; copy(dStop, &stop); kernels; copy(&stop, dStop); } while (stop);`:
 /// a few bytes of a host scalar that decides whether the loop goes on. Such a
 /// copy is the loop's termination protocol (the GPU reports whether it is
 /// done): what it costs is the wait for the GPU, not the bytes, so hoisting,
 /// batching or overlapping it is no advice.
+/// The flag may also be reached through a pointer to it, a parameter or
+/// variable that the loop tests dereferenced (`while (!*done)` with
+/// `copy(done, dDone)`) and that stays the same in the loop (a pointer
+/// walking a buffer in 64-byte steps is no flag).
 static bool isLoopControlCopy(const CallExpr *Call, const ApiInfo &Api, const Stmt *Loop,
-                              std::optional<int64_t> Bytes) {
+                              std::optional<int64_t> Bytes, ValueTracker &VT) {
   if (!Bytes || *Bytes > ScalarCopyBytes)
     return false;
   CopyOperands O = copyOperands(Api.Name);
-  for (std::optional<unsigned> Side : {O.Dst, O.Src})
-    if (const VarDecl *V = addressedScalar(argAt(Call, Side)); V && controlsLoop(V, Loop))
+  for (std::optional<unsigned> Side : {O.Dst, O.Src}) {
+    const Expr *E = argAt(Call, Side);
+    if (const VarDecl *V = addressedScalar(E); V && controlsLoop(V, Loop))
       return true;
+    if (const VarDecl *P = pointerToScalar(E);
+        P && controlsLoop(P, Loop) && invarianceIn(E, Loop, VT) == Invariance::Invariant)
+      return true;
+  }
   return false;
 }
 
@@ -819,7 +839,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                          " is allocated and freed in every iteration: the copy goes with that "
                          "allocation, whose finding is this thief";
     }
-    if (isLoopControlCopy(Call, Api, Loop, Bytes)) {
+    if (isLoopControlCopy(Call, Api, Loop, Bytes, VT)) {
       ControlCopy = true;
       Advice.Direction = directionOf(Call, Api, Ctx.ast(), Ctx.facts().provenance());
       Advice.Text = loopControlAdvice(Advice.Direction);

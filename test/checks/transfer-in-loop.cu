@@ -245,6 +245,29 @@ void sweepFinished(float *d, int *dChanges) {
   }
 }
 
+// The flag reached through a pointer that the loop tests dereferenced (a
+// level-synchronous BFS given the flag's address): the same protocol.
+void bfsLevels(float *d, bool *done, bool *dDone) {
+  while (!*done) {
+    *done = true;
+    // CONTROL: :[[@LINE+1]]:5: note: cudaMemcpy runs on every iteration{{.*}}; it resets the value the loop tests
+    cudaMemcpy(dDone, done, sizeof(bool), cudaMemcpyHostToDevice);
+    twice<<<N / 256, 256>>>(d, N);
+    // CONTROL: :[[@LINE+1]]:5: note: cudaMemcpy runs on every iteration{{.*}}; the loop tests the value it copies back
+    cudaMemcpy(done, dDone, sizeof(bool), cudaMemcpyDeviceToHost);
+  }
+}
+
+// Look-alike: a pointer that the condition compares, but that walks a host
+// buffer in 64-byte steps: each iteration uploads new data.
+void walkChunks(float *dChunk, float *h, float *end) {
+  for (float *p = h; p < end; p += 16) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 64 bytes copied each time
+    cudaMemcpy(dChunk, p, 16 * sizeof(float), cudaMemcpyHostToDevice);
+    twice<<<1, 16>>>(dChunk, 16);
+  }
+}
+
 // Look-alike: a count copied back and summed, which decides nothing.
 int sweepCount(float *d, int *dCount, int steps) {
   int total = 0;
