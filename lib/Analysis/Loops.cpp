@@ -763,6 +763,107 @@ bool controlsLoopImpl(const VarDecl *V, const Stmt *Loop, bool Direct) {
 
 } // namespace
 
+namespace {
+
+/// The divisor of `E / K`, `(E + c) / K` or `E >> s` (as 2^s) whose dividend
+/// mentions one of Vars: K a constant.
+std::optional<int64_t> shrinkingQuotient(const Expr *E, ArrayRef<const VarDecl *> Vars,
+                                         ValueTracker &VT) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!BO || (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Shr))
+    return std::nullopt;
+  if (!llvm::any_of(Vars, [&](const VarDecl *V) { return mentions(BO->getLHS(), V); }))
+    return std::nullopt;
+  std::optional<int64_t> K = VT.evaluateInt(BO->getRHS());
+  if (!K || *K <= 0)
+    return std::nullopt;
+  if (BO->getOpcode() == BO_Shr)
+    return *K < 62 ? std::optional<int64_t>(int64_t(1) << *K) : std::nullopt;
+  return K;
+}
+
+} // namespace
+
+std::optional<FewPasses> fewPassLoop(const Stmt *Loop, ValueTracker &VT) {
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      loopCondition(Loop) ? loopCondition(Loop)->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || (Cond->getOpcode() != BO_GT && Cond->getOpcode() != BO_GE &&
+                Cond->getOpcode() != BO_NE))
+    return std::nullopt;
+  const VarDecl *X = refVar(Cond->getLHS());
+  if (!X || !X->getType()->isIntegerType() || !VT.evaluateInt(Cond->getRHS()))
+    return std::nullopt;
+  // The statements that run on every iteration: the body's top level and a
+  // for loop's increment.
+  llvm::SmallVector<const Stmt *, 16> Each;
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(loopBody(Loop)))
+    Each.append(CS->body_begin(), CS->body_end());
+  else if (const Stmt *B = loopBody(Loop))
+    Each.push_back(B);
+  if (const auto *F = dyn_cast<ForStmt>(Loop); F && F->getInc())
+    Each.push_back(F->getInc());
+  llvm::SmallVector<const VarDecl *, 4> Copies = {X}; // X and the variables given its value.
+  std::optional<int64_t> Divisor;
+  for (const Stmt *S : Each) {
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (!BO)
+      continue;
+    const VarDecl *L = refVar(BO->getLHS());
+    if (!L)
+      continue;
+    if (BO->getOpcode() == BO_Assign && L != X) {
+      if (const VarDecl *R = refVar(BO->getRHS()); R && llvm::is_contained(Copies, R))
+        Copies.push_back(L);
+      continue;
+    }
+    if (L != X)
+      continue;
+    std::optional<int64_t> K;
+    if (BO->getOpcode() == BO_Assign)
+      K = shrinkingQuotient(BO->getRHS(), Copies, VT);
+    else if (BO->getOpcode() == BO_DivAssign)
+      K = VT.evaluateInt(BO->getRHS());
+    else if (BO->getOpcode() == BO_ShrAssign)
+      if (std::optional<int64_t> Sh = VT.evaluateInt(BO->getRHS()); Sh && *Sh > 0 && *Sh < 62)
+        K = int64_t(1) << *Sh;
+    // A second store of X (other than the quotient) makes the count unknown.
+    if (!K || Divisor)
+      return std::nullopt;
+    Divisor = K;
+  }
+  if (!Divisor || *Divisor < 32)
+    return std::nullopt;
+  // No other store of X in the loop (`if (odd) ++grid;`).
+  unsigned Stores = 0;
+  for (const Stmt *S : Each)
+    Stores += storesTo(S, X) ? 1 : 0;
+  if (Stores != 1)
+    return std::nullopt;
+  unsigned Bits = unsigned(VT.context().getTypeSize(X->getType()));
+  unsigned PerPass = llvm::Log2_64(uint64_t(*Divisor));
+  return FewPasses{X, *Divisor, (Bits + PerPass - 1) / PerPass};
+}
+
+std::string describe(const FewPasses &F) {
+  return "the loop makes a few passes: each divides '" + F.Var->getNameAsString() + "' by " +
+         std::to_string(F.Divisor) + ", so there are at most " + std::to_string(F.MaxIterations) +
+         " for any " + std::to_string(F.Var->getASTContext().getTypeSize(F.Var->getType())) +
+         "-bit value";
+}
+
+const Stmt *enclosingRepeatingLoop(const Stmt *S, ASTContext &AST) {
+  DynTypedNodeList Parents = AST.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return nullptr; // A declaration: the function (or a lambda) ends here.
+    if (isLoop(P) && repeatsWork(P))
+      return P;
+    Parents = AST.getParents(*P);
+  }
+  return nullptr;
+}
+
 bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
   return controlsLoopImpl(V, Loop, /*Direct=*/false);
 }

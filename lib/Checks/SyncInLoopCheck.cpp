@@ -378,6 +378,11 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
                "runs in order without it: synchronize once after the loop";
       }
       auto D = diag(Call->getBeginLoc(), Msg);
+      // A multi-pass reduction's loop waits a few times in all.
+      if (!DeviceLoop)
+        if (std::optional<FewPasses> FP = fewPassLoop(Loop, VT);
+            FP && !enclosingRepeatingLoop(Loop, Ctx.ast()))
+          D.cold(describe(*FP) + ": a few waits in all");
       D.range(Call->getSourceRange()).note(Loop->getBeginLoc(), "inside this loop");
       if (S.Work != Call)
         D.note(S.Work->getBeginLoc(), "GPU work queued here");

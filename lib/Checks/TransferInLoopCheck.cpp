@@ -862,8 +862,13 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   // The loop's termination protocol: each round must learn from the GPU
   // whether to go on. Its cost is one wait per round, which matters only
   // when the rounds are many and short; a note, with the advice.
+  std::optional<FewPasses> FP;
+  if (!enclosingRepeatingLoop(Loop, Ctx.ast()))
+    FP = fewPassLoop(Loop, VT);
   if (!CompanionOfAlloc.empty())
     D.cold(CompanionOfAlloc);
+  else if (FP)
+    D.cold(describe(*FP) + ": a few copies in all");
   else if (ControlCopy)
     D.cold("it carries the flag that decides whether the loop goes on: the per-round wait is "
            "the algorithm's, and costs little unless the rounds are many and short");

@@ -8,6 +8,9 @@
 // as cudaMemcpy and fprintf were looked at as the user's own functions).
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --header-filter='.*' --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// The notes off the hot path:
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --checks='-*,sync-in-loop' %s -- -x cuda -std=c++17 \
+// RUN:   2>&1 | FileCheck %s --check-prefix=COLD
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
@@ -416,4 +419,44 @@ double timedEachIteration(float *d, int iters) {
     total += nowSeconds() - t0;
   }
   return total;
+}
+
+// A multi-pass reduction: each pass divides the block count by 256, so the
+// loop runs at most 4 times for any int: its waits are a note.
+void reducePasses(float *d, int n) {
+  int grid = (n + 255) / 256;
+  while (grid > 1) {
+    step<<<grid, 256>>>(d, d, n);
+    // COLD: :[[@LINE+1]]:5: note: cudaDeviceSynchronize runs on every iteration of this loop
+    cudaDeviceSynchronize();
+    n = grid;
+    grid = (n + 255) / 256;
+  }
+}
+// COLD: note: off the hot path: the loop makes a few passes: each divides 'grid' by 256, so there are at most 4 for any 32-bit value: a few waits in all
+
+// Look-alike: halving each pass (a tree reduction driven from the host) is
+// up to 32 passes: a finding.
+void halvingPasses(float *d, int n) {
+  int width = n / 2;
+  while (width > 0) {
+    step<<<(width + 255) / 256, 256>>>(d, d, width);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop
+    cudaDeviceSynchronize();
+    width /= 2;
+  }
+}
+
+// Look-alike: the same few-pass loop, repeated by a timing loop around it.
+void timedPasses(float *d, int n, int reps) {
+  for (int r = 0; r < reps; ++r) {
+    int m = n, grid = (m + 255) / 256;
+    while (grid > 1) {
+      step<<<grid, 256>>>(d, d, m);
+      // CHECK: :[[@LINE+1]]:7: warning: cudaDeviceSynchronize runs on every iteration of this loop
+      cudaDeviceSynchronize();
+      m = grid;
+      grid = (m + 255) / 256;
+    }
+  }
 }

@@ -623,3 +623,32 @@ void writesSource(float *h, float *d, float *dOut, int steps) {
     total<<<N / 256, 256>>>(d, dOut);
   }
 }
+
+// A multi-pass reduction that downloads the partial sums after each pass:
+// each pass divides the count by 512, so at most 4 copies for any int.
+void partialPasses(float *h, float *d, int n) {
+  int blocks = (n + 511) / 512;
+  while (blocks > 1) {
+    twice<<<blocks, 512>>>(d, n);
+    // CONTROL: :[[@LINE+1]]:5: note: cudaMemcpy runs on every iteration of this loop
+    cudaMemcpy(h, d, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+    n = blocks;
+    blocks = (n + 511) / 512;
+  }
+}
+// CONTROL: note: off the hot path: the loop makes a few passes: each divides 'blocks' by 512, so there are at most 4 for any 32-bit value: a few copies in all
+
+// Look-alike: the pass loop inside a loop over repetitions copies on every
+// repetition's passes.
+void repeatedPartialPasses(float *h, float *d, int n, int reps) {
+  for (int r = 0; r < reps; ++r) {
+    int m = n, blocks = (m + 511) / 512;
+    while (blocks > 1) {
+      twice<<<blocks, 512>>>(d, m);
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration of this loop
+      cudaMemcpy(h, d, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+      m = blocks;
+      blocks = (m + 511) / 512;
+    }
+  }
+}

@@ -94,6 +94,26 @@ std::optional<Induction> inductionOf(const clang::Stmt *Loop, ValueTracker &VT);
 /// Iterations of a counted loop whose start, bound and step are constants.
 std::optional<int64_t> constantTripCount(const clang::Stmt *Loop, ValueTracker &VT);
 
+/// A loop of a few passes: its condition compares a variable with a
+/// constant (`while (grid > 1)`), and every iteration replaces that variable
+/// with a quotient of itself (or of a variable the body copies it to) by a
+/// constant of at least 32 (`n = grid; grid = (n + 255) / 256;`, `grid /= 64`,
+/// `grid >>= 8`): a multi-pass reduction, whose count shrinks geometrically.
+/// The bound on its iterations for any value of the variable's width (4 for
+/// an int divided by 256), else nothing.
+struct FewPasses {
+  const clang::VarDecl *Var = nullptr;
+  int64_t Divisor = 0;
+  unsigned MaxIterations = 0;
+};
+std::optional<FewPasses> fewPassLoop(const clang::Stmt *Loop, ValueTracker &VT);
+/// "the loop makes a few passes: each divides 'grid' by 256, so there are at
+/// most 4 for any 32-bit value".
+std::string describe(const FewPasses &F);
+
+/// The innermost loop around S (within its function) that repeats work, or null.
+const clang::Stmt *enclosingRepeatingLoop(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The iterations a static priority counts for Loop: its constant trip
 /// count (at most 2^20), else UnknownTripWeight.
 inline constexpr double UnknownTripWeight = 8;
