@@ -49,8 +49,16 @@ void AccessUncoalescedCheck::check(const MatchFinder::MatchResult &Result) {
     analyze(FD, *S);
 }
 
-/// The trip count of `for (k = a; k < b; ++k)` with constant a and b.
-static std::optional<int64_t> tripCount(const Stmt *Loop, ASTContext &AST) {
+namespace {
+/// `for (k = a; k < b; ++k)` with constant a and b (at most 64 trips).
+struct CountedLoop {
+  const VarDecl *Var = nullptr;
+  int64_t First = 0;
+  int64_t Trips = 0;
+};
+} // namespace
+
+static std::optional<CountedLoop> countedLoop(const Stmt *Loop, ASTContext &AST) {
   const auto *F = dyn_cast_or_null<ForStmt>(Loop);
   if (!F || !F->getInit() || !F->getCond() || !F->getInc())
     return std::nullopt;
@@ -64,14 +72,22 @@ static std::optional<int64_t> tripCount(const Stmt *Loop, ASTContext &AST) {
   if (V->getInit()->isValueDependent() || !V->getInit()->EvaluateAsInt(Lo, AST) ||
       Cond->getRHS()->isValueDependent() || !Cond->getRHS()->EvaluateAsInt(Hi, AST))
     return std::nullopt;
-  int64_t N = Hi.Val.getInt().getExtValue() - Lo.Val.getInt().getExtValue();
+  int64_t First = Lo.Val.getInt().getExtValue();
+  int64_t N = Hi.Val.getInt().getExtValue() - First;
   if (Cond->getOpcode() == BO_LE)
     ++N;
   else if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_NE)
     return std::nullopt;
   if (N <= 0 || N > 64)
     return std::nullopt;
-  return N;
+  return CountedLoop{V, First, N};
+}
+
+/// The trip count of `for (k = a; k < b; ++k)` with constant a and b.
+static std::optional<int64_t> tripCount(const Stmt *Loop, ASTContext &AST) {
+  if (std::optional<CountedLoop> C = countedLoop(Loop, AST))
+    return C->Trips;
+  return std::nullopt;
 }
 
 namespace {
@@ -84,22 +100,80 @@ struct Split {
 };
 } // namespace
 
+/// A term of an offset that a small counted loop around the access makes
+/// take several values: the loop's iteration (`xyz[3 * i + k]`), or its
+/// variable modulo or divided by a constant (`c[2 * t + k % 2]` and
+/// `c[(2 * r + k / 2) * ld]` in a loop over k < 4: a 2x2 block of elements
+/// per thread, written in one unrolled loop).
+namespace {
+struct LoopTerm {
+  const Stmt *Loop;
+  Symbol Sym;
+  int64_t Coefficient;
+  BinaryOperatorKind Op; ///< BO_Comma for the iteration itself.
+  int64_t Divisor;
+};
+} // namespace
+
+static std::optional<LoopTerm> loopTerm(const Term &T, const MemoryAccess &A, ASTContext &AST) {
+  if (T.Symbols.size() != 1)
+    return std::nullopt;
+  const Symbol &S = T.Symbols[0];
+  if (S.Kind == SymbolKind::LoopCounter)
+    return LoopTerm{static_cast<const Stmt *>(S.Site), S, T.Coefficient, BO_Comma, 1};
+  if (S.Kind != SymbolKind::Opaque || !S.Site)
+    return std::nullopt;
+  const auto *BO = dyn_cast<BinaryOperator>(static_cast<const Stmt *>(S.Site));
+  if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_Div))
+    return std::nullopt;
+  const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+  Expr::EvalResult K;
+  if (!Ref || BO->getRHS()->isValueDependent() || !BO->getRHS()->EvaluateAsInt(K, AST) ||
+      K.Val.getInt().getSExtValue() <= 0)
+    return std::nullopt;
+  for (const Stmt *L : A.Loops)
+    if (std::optional<CountedLoop> C = countedLoop(L, AST); C && C->Var == Ref->getDecl())
+      return LoopTerm{L, S, T.Coefficient, BO->getOpcode(), K.Val.getInt().getSExtValue()};
+  return std::nullopt;
+}
+
 static Split splitOffsets(const MemoryAccess &A, ASTContext &AST) {
   Split R;
   R.Offsets.push_back(A.Address.ByteOffset.constantTerm());
   R.Rest = A.Address.ByteOffset.withoutConstant();
-  for (const Term &T : A.Address.ByteOffset.terms()) {
-    if (T.Symbols.size() != 1 || T.Symbols[0].Kind != SymbolKind::LoopCounter)
-      continue;
-    std::optional<int64_t> N = tripCount(static_cast<const Stmt *>(T.Symbols[0].Site), AST);
+  // The terms of each loop, expanded together over its iterations.
+  llvm::SmallVector<std::pair<const Stmt *, llvm::SmallVector<LoopTerm, 3>>, 2> ByLoop;
+  for (const Term &T : A.Address.ByteOffset.terms())
+    if (std::optional<LoopTerm> LT = loopTerm(T, A, AST)) {
+      auto It = llvm::find_if(ByLoop, [&](const auto &P) { return P.first == LT->Loop; });
+      if (It == ByLoop.end())
+        ByLoop.push_back({LT->Loop, {*LT}});
+      else
+        It->second.push_back(*LT);
+    }
+  for (auto &[Loop, Terms] : ByLoop) {
+    std::optional<CountedLoop> C = countedLoop(Loop, AST);
+    bool OnlyIteration = llvm::all_of(Terms, [](const LoopTerm &T) { return T.Op == BO_Comma; });
+    // The iteration alone needs only the trip count (any counted loop);
+    // `k % 2` needs k's values.
+    std::optional<int64_t> N = OnlyIteration ? tripCount(Loop, AST)
+                                             : (C ? std::optional<int64_t>(C->Trips) : std::nullopt);
     if (!N || R.Offsets.size() * *N > 4096)
       continue;
     std::vector<int64_t> Expanded;
     for (int64_t O : R.Offsets)
-      for (int64_t J = 0; J < *N; ++J)
-        Expanded.push_back(O + J * T.Coefficient);
+      for (int64_t J = 0; J < *N; ++J) {
+        int64_t At = O;
+        for (const LoopTerm &T : Terms) {
+          int64_t K = C ? C->First + J : J;
+          int64_t V = T.Op == BO_Comma ? J : T.Op == BO_Rem ? K % T.Divisor : K / T.Divisor;
+          At += T.Coefficient * V;
+        }
+        Expanded.push_back(At);
+      }
     R.Offsets = std::move(Expanded);
-    R.Rest = R.Rest.without(T.Symbols[0]);
+    for (const LoopTerm &T : Terms)
+      R.Rest = R.Rest.without(T.Sym);
   }
   return R;
 }

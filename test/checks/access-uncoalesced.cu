@@ -490,6 +490,27 @@ __global__ void farApart(const float *a, float *out) {
   out[i] = a[i * 64];
 }
 
+// A 2x2 block of elements per thread, written in one unrolled loop over
+// k < 4 (`k / 2` the row, `k % 2` the column): the thread's two columns are
+// neighbours, so the pair uses every byte of its 8-byte stride.
+__global__ void quadPerThread(const float *acc, float *c, int ld) {
+  int tx = threadIdx.x, ty = blockIdx.y;
+  for (int k = 0; k < 4; ++k) {
+    int r = k / 2, col = k % 2;
+    c[(ty * 2 + r) * ld + tx * 2 + col] = acc[k];
+  }
+}
+// Look-alike: the same loop with the thread's columns 4 apart leaves half of
+// each 16-byte stride unused.
+__global__ void quadSpread(const float *acc, float *c, int ld) {
+  int tx = threadIdx.x, ty = blockIdx.y;
+  for (int k = 0; k < 4; ++k) {
+    int r = k / 2, col = k % 2;
+    // CHECK: :[[@LINE+1]]:5: warning: uncoalesced global store of 'c': consecutive threads are 16 bytes (4 elements) apart, so a warp touches 16 sectors of 32 bytes where 4 would do and 50% of the bytes moved are used, with the thread's other accesses to the same element
+    c[(ty * 2 + r) * ld + tx * 4 + col * 2] = acc[k];
+  }
+}
+
 void launch(double *d, float *f, int h) {
   templated<1><<<1, 32>>>(d);
   templated<4><<<1, 32>>>(d);

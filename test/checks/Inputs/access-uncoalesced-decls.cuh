@@ -57,3 +57,5 @@ __global__ void cellDensity(const Cell *c, float *out);
 __global__ void farApart(const float *a, float *out);
 __global__ void bounce(float *velocity, float dt, int n);
 __global__ void advance(float dt, int n);
+__global__ void quadPerThread(const float *acc, float *c, int ld);
+__global__ void quadSpread(const float *acc, float *c, int ld);
