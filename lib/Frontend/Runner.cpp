@@ -1,5 +1,6 @@
 //===- Runner.cpp - Parsing many files in parallel -------------------------===//
 #include "cuda-advisor/Frontend/Runner.h"
+#include "cuda-advisor/Frontend/HostDeviceRedeclarations.h"
 #include "cuda-advisor/Frontend/LaunchChevrons.h"
 #include "cuda-advisor/Core/FileIO.h"
 
@@ -57,6 +58,7 @@ public:
     LastWasError = Level >= clang::DiagnosticsEngine::Error || Level == clang::DiagnosticsEngine::Note;
     if (Level >= clang::DiagnosticsEngine::Error)
       ++Errors;
+    noteHostDeviceRedeclaration(Info);
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
       if (P.isValid() && StringRef(P.getFilename()).ends_with("cuda_advisor_removed_templates.h"))
@@ -68,8 +70,42 @@ public:
   unsigned Errors = 0;
   /// An error, or a note of one, points into the compat texture templates.
   bool ClashedWithCompatTemplates = false;
+  /// Definitions without attributes of functions declared __host__
+  /// __device__, which Clang rejected and nvcc accepts: the file (as Clang
+  /// names it) and where to write the attributes.
+  std::vector<std::pair<std::string, size_t>> HostDeviceRedeclarations;
 
 private:
+  static std::optional<uint64_t> rawTarget(const clang::Diagnostic &Info, unsigned I) {
+    if (I >= Info.getNumArgs())
+      return std::nullopt;
+    auto K = Info.getArgKind(I);
+    if (K != clang::DiagnosticsEngine::ak_uint && K != clang::DiagnosticsEngine::ak_sint)
+      return std::nullopt;
+    return Info.getRawArg(I);
+  }
+
+  /// "__host__ function 'f' cannot overload __host__ __device__ function
+  /// 'f'" at a definition in a file (not a macro expansion).
+  void noteHostDeviceRedeclaration(const clang::Diagnostic &Info) {
+    if (Info.getID() != clang::diag::err_cuda_ovl_target || !Info.hasSourceManager() ||
+        rawTarget(Info, 0) != static_cast<uint64_t>(clang::CUDAFunctionTarget::Host) ||
+        rawTarget(Info, 2) != static_cast<uint64_t>(clang::CUDAFunctionTarget::HostDevice))
+      return;
+    const clang::SourceManager &SM = Info.getSourceManager();
+    clang::SourceLocation L = Info.getLocation();
+    if (L.isInvalid() || !L.isFileID())
+      return;
+    clang::FileID FID = SM.getFileID(L);
+    clang::OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
+    bool Invalid = false;
+    StringRef Data = SM.getBufferData(FID, &Invalid);
+    if (!FE || Invalid)
+      return;
+    HostDeviceRedeclarations.push_back(
+        {FE->getName().str(), hostDeviceInsertionPoint(Data, SM.getFileOffset(L))});
+  }
+
   /// "reference to __global__ function 'child' in __global__ function":
   /// Clang has no dynamic parallelism, nvcc does (with -rdc). Sema checks
   /// this only when it emits the device function, after the AST is built,
@@ -77,12 +113,7 @@ private:
   static bool isDeviceSideLaunch(const clang::Diagnostic &Info) {
     if (Info.getID() != clang::diag::err_ref_bad_target || Info.getNumArgs() < 4)
       return false;
-    auto Target = [&](unsigned I) -> std::optional<uint64_t> {
-      auto K = Info.getArgKind(I);
-      if (K != clang::DiagnosticsEngine::ak_uint && K != clang::DiagnosticsEngine::ak_sint)
-        return std::nullopt;
-      return Info.getRawArg(I);
-    };
+    auto Target = [&](unsigned I) { return rawTarget(Info, I); };
     auto Global = static_cast<uint64_t>(clang::CUDAFunctionTarget::Global);
     auto Device = static_cast<uint64_t>(clang::CUDAFunctionTarget::Device);
     std::optional<uint64_t> Callee = Target(0), Caller = Target(3);
@@ -300,27 +331,60 @@ private:
     PassSetup.DevicePass = DevicePass;
     size_t FindingsBefore = R.Findings.size();
     size_t ReadBefore = Read ? Read->size() : 0;
-    if (parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory,
-                  Read))
+    bool ErrorsBefore = R.ParseErrors;
+    std::string CompilerErrorsBefore = R.CompilerErrors;
+    // What a parse found is dropped before the file is parsed again.
+    auto Reset = [&] {
+      R.Findings.resize(FindingsBefore);
+      if (Read)
+        Read->resize(ReadBefore);
+      R.ParseErrors = ErrorsBefore;
+      R.CompilerErrors = CompilerErrorsBefore;
+    };
+    std::vector<std::string> Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
+    ParseOutcome Out = parseOnce(R, Args, DevicePass, Directory, Read, nullptr);
+    if (Out.ClashedWithCompatTemplates) {
+      // The legacy texture<>/surface<> templates of the compat headers clash
+      // with a file's own global `texture` or `surface`: parse it again
+      // without them (the file cannot be using texture references then).
+      Reset();
+      PassSetup.ExtraArgs.push_back("-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES");
+      if (Opts.Verbose)
+        R.Messages.push_back("the file declares its own 'texture' or 'surface': parsed again "
+                             "without the legacy texture and surface references");
+      Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
+      Out = parseOnce(R, Args, DevicePass, Directory, Read, nullptr);
+    }
+    if (!Out.HostDevice || Out.HostDevice->empty())
       return;
-    // The legacy texture<>/surface<> templates of the compat headers clash
-    // with a file's own global `texture` or `surface`: parse it again
-    // without them (the file cannot be using texture references then). The
-    // clashing parse recorded no errors; what an earlier pass found stays.
-    R.Findings.resize(FindingsBefore);
-    if (Read)
-      Read->resize(ReadBefore);
-    PassSetup.ExtraArgs.push_back("-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES");
-    if (Opts.Verbose)
-      R.Messages.push_back("the file declares its own 'texture' or 'surface': parsed again "
-                           "without the legacy texture and surface references");
-    parseOnce(R, buildParseArgs(Neutral, Cuda, PassSetup, R.File), DevicePass, Directory, Read);
+    // Definitions that nvcc takes for the __host__ __device__ functions
+    // they define: parse again with the attributes written before them.
+    Reset();
+    if (Opts.Verbose) {
+      size_t N = 0;
+      for (const auto &[File, Offsets] : *Out.HostDevice)
+        N += Offsets.size();
+      R.Messages.push_back("parsed again with __host__ __device__ before " + std::to_string(N) +
+                           " definitions of functions declared so (nvcc's rule; Clang "
+                           "rejects them)");
+    }
+    parseOnce(R, Args, DevicePass, Directory, Read, std::move(Out.HostDevice));
   }
 
-  /// One parse; false when it should be run again without the compat
-  /// texture and surface references.
-  bool parseOnce(FileResult &R, const std::vector<std::string> &Args, bool DevicePass,
-                 StringRef Directory, std::vector<FileDigest> *Read) {
+  struct ParseOutcome {
+    /// The parse should be run again without the compat texture and surface
+    /// references (nothing of it was recorded).
+    bool ClashedWithCompatTemplates = false;
+    /// Where to write __host__ __device__ for a parse that accepts the
+    /// definitions nvcc accepts (the errors of this parse were recorded).
+    std::shared_ptr<HostDeviceInsertions> HostDevice;
+  };
+
+  /// One parse, with the attributes of Insert written in when given.
+  ParseOutcome parseOnce(FileResult &R, const std::vector<std::string> &Args, bool DevicePass,
+                         StringRef Directory, std::vector<FileDigest> *Read,
+                         std::shared_ptr<const HostDeviceInsertions> Insert) {
+    ParseOutcome Outcome;
     if (Opts.Verbose)
       R.Messages.push_back(std::string(DevicePass ? "device" : "host") +
                            " parse: " + join(Args, " "));
@@ -347,6 +411,8 @@ private:
     FS = launchChevronFileSystem(FS);
     if (!Directory.empty())
       FS->setCurrentWorkingDirectory(Directory);
+    if (Insert)
+      FS = hostDeviceRedeclarationFileSystem(FS, Insert);
     auto Files = makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);
     auto Action = std::make_unique<AnalysisAction>(Factory, R, DevicePass, Read);
     tooling::ToolInvocation Invocation(Args, std::move(Action), Files.get());
@@ -354,8 +420,10 @@ private:
     bool Ok = Invocation.run();
     ErrorOS.flush();
     if (Diags.ClashedWithCompatTemplates &&
-        !is_contained(Args, "-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES"))
-      return false;
+        !is_contained(Args, "-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES")) {
+      Outcome.ClashedWithCompatTemplates = true;
+      return Outcome;
+    }
     if (Diags.Errors || !Ok) {
       R.ParseErrors = true;
       if (!ErrorText.empty())
@@ -363,7 +431,15 @@ private:
       else if (!Ok)
         R.CompilerErrors += "the compiler could not run on this file\n";
     }
-    return true;
+    if (!Insert && !Diags.HostDeviceRedeclarations.empty()) {
+      Outcome.HostDevice = std::make_shared<HostDeviceInsertions>();
+      for (const auto &[Name, Offset] : Diags.HostDeviceRedeclarations) {
+        SmallString<256> Real;
+        if (!FS->getRealPath(Name, Real))
+          (*Outcome.HostDevice)[std::string(Real)].push_back(Offset);
+      }
+    }
+    return Outcome;
   }
 
   const RunnerOptions &Opts;
