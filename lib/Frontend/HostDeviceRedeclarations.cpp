@@ -64,9 +64,26 @@ size_t hostDeviceInsertionPoint(StringRef Text, size_t NameOffset) {
   return I;
 }
 
-std::string insertHostDevice(StringRef Text, std::vector<size_t> Offsets) {
+std::vector<size_t> normalizedOffsets(std::vector<size_t> Offsets) {
   llvm::sort(Offsets);
   Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
+  return Offsets;
+}
+
+OriginalOffset originalOffset(const std::vector<size_t> &Sorted, size_t Offset) {
+  size_t Width = HostDeviceSpelling.size();
+  for (size_t I = 0; I < Sorted.size(); ++I) {
+    size_t Start = Sorted[I] + I * Width; // Where insertion I begins in the new text.
+    if (Offset < Start)
+      return {Offset - I * Width, false};
+    if (Offset < Start + Width)
+      return {Sorted[I], true};
+  }
+  return {Offset - Sorted.size() * Width, false};
+}
+
+std::string insertHostDevice(StringRef Text, std::vector<size_t> Offsets) {
+  Offsets = normalizedOffsets(std::move(Offsets));
   std::string Out;
   Out.reserve(Text.size() + Offsets.size() * HostDeviceSpelling.size());
   size_t From = 0;
@@ -84,9 +101,7 @@ std::string insertHostDevice(StringRef Text, std::vector<size_t> Offsets) {
 namespace {
 
 vfs::Status statusWithInsertions(const vfs::Status &S, const std::vector<size_t> &Offsets) {
-  std::vector<size_t> Unique = Offsets;
-  llvm::sort(Unique);
-  Unique.erase(std::unique(Unique.begin(), Unique.end()), Unique.end());
+  std::vector<size_t> Unique = normalizedOffsets(Offsets);
   uint64_t Added = HostDeviceSpelling.size() *
                    uint64_t(llvm::count_if(Unique, [&](size_t O) { return O <= S.getSize(); }));
   return vfs::Status::copyWithNewSize(S, S.getSize() + Added);

@@ -201,6 +201,83 @@ Expected<std::unique_ptr<tooling::CompilationDatabase>> loadDatabase(StringRef B
   return tooling::inferMissingCompileCommands(std::move(DB));
 }
 
+/// Positions of a parse made with __host__ __device__ written into some
+/// files, mapped back to the files on disk.
+class InsertionMap {
+public:
+  InsertionMap(const HostDeviceInsertions &Insertions, vfs::FileSystem &Disk) : Disk(Disk) {
+    for (const auto &[Real, Offsets] : Insertions) {
+      File &F = Files[Real];
+      F.Sorted = normalizedOffsets(Offsets);
+      if (auto Buffer = Disk.getBufferForFile(Real))
+        F.Text = (*Buffer)->getBuffer().str();
+    }
+  }
+
+  OriginalOffset original(const std::string &Real, size_t Offset) const {
+    auto It = Files.find(Real);
+    return It == Files.end() ? OriginalOffset{Offset, false}
+                             : originalOffset(It->second.Sorted, Offset);
+  }
+
+  void restore(Finding &F) {
+    restore(F.Loc);
+    restore(F.Range.Begin);
+    restore(F.Range.End);
+    for (FindingNote &N : F.Notes)
+      restore(N.Loc);
+    for (SourceLocation &L : F.Keys.CallSites)
+      restore(L);
+    llvm::erase_if(F.Fixes, [&](FixIt &Fix) {
+      bool Inside = restore(Fix.Range.Begin) | restore(Fix.Range.End);
+      return Inside;
+    });
+  }
+
+  void restoreDigest(FileDigest &D) {
+    if (const File *F = fileOf(D.Path); F && !F->Text.empty())
+      D.Hash = contentHash(F->Text);
+  }
+
+private:
+  struct File {
+    std::vector<size_t> Sorted;
+    std::string Text; ///< On disk.
+  };
+
+  const File *fileOf(const std::string &Path) {
+    auto Cached = RealOf.find(Path);
+    if (Cached == RealOf.end()) {
+      SmallString<256> Real;
+      Cached = RealOf.try_emplace(Path, Disk.getRealPath(Path, Real) ? std::string()
+                                                                      : std::string(Real))
+                   .first;
+    }
+    auto It = Files.find(Cached->second);
+    return It == Files.end() ? nullptr : &It->second;
+  }
+
+  /// Whether L fell in an inserted spelling.
+  bool restore(SourceLocation &L) {
+    if (!L.isValid())
+      return false;
+    const File *F = fileOf(L.File);
+    if (!F)
+      return false;
+    OriginalOffset O = originalOffset(F->Sorted, L.Offset);
+    L.Offset = unsigned(O.Offset);
+    if (O.Offset <= F->Text.size()) {
+      size_t LineStart = StringRef(F->Text).substr(0, O.Offset).rfind('\n');
+      L.Column = unsigned(O.Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1);
+    }
+    return O.Inside;
+  }
+
+  vfs::FileSystem &Disk;
+  std::map<std::string, File> Files;
+  std::map<std::string, std::string> RealOf;
+};
+
 class Runner {
 public:
   Runner(const RunnerOptions &Opts, const ConsumerFactory &Factory)
@@ -355,21 +432,36 @@ private:
       Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
       Out = parseOnce(R, Args, DevicePass, Directory, Read, nullptr);
     }
-    if (!Out.HostDevice || Out.HostDevice->empty())
-      return;
     // Definitions that nvcc takes for the __host__ __device__ functions
-    // they define: parse again with the attributes written before them.
-    Reset();
-    if (Opts.Verbose) {
-      size_t N = 0;
-      for (const auto &[File, Offsets] : *Out.HostDevice)
-        N += Offsets.size();
-      R.Messages.push_back("parsed again with __host__ __device__ before " + std::to_string(N) +
-                           " definitions of functions declared so (nvcc's rule; Clang "
-                           "rejects them)");
+    // they define: parse again with the attributes written before them. A
+    // parse reports at most -ferror-limit of them: parse again while new
+    // ones appear (a header of many operators), a few times at most.
+    std::shared_ptr<HostDeviceInsertions> All;
+    for (unsigned Round = 0; Round < MaxHostDeviceRounds && Out.HostDevice &&
+                             !Out.HostDevice->empty();
+         ++Round) {
+      if (!All)
+        All = std::make_shared<HostDeviceInsertions>();
+      for (auto &[File, Offsets] : *Out.HostDevice)
+        llvm::append_range((*All)[File], Offsets);
+      for (auto &[File, Offsets] : *All)
+        Offsets = normalizedOffsets(std::move(Offsets));
+      Reset();
+      if (Opts.Verbose) {
+        size_t N = 0;
+        for (const auto &[File, Offsets] : *All)
+          N += Offsets.size();
+        R.Messages.push_back("parsed again with __host__ __device__ before " + std::to_string(N) +
+                             " definitions of functions declared so (nvcc's rule; Clang "
+                             "rejects them)");
+      }
+      Out = parseOnce(R, Args, DevicePass, Directory, Read,
+                      std::make_shared<const HostDeviceInsertions>(*All));
     }
-    parseOnce(R, Args, DevicePass, Directory, Read, std::move(Out.HostDevice));
   }
+
+  /// Parses with the attributes written in, at most this many times.
+  static constexpr unsigned MaxHostDeviceRounds = 4;
 
   struct ParseOutcome {
     /// The parse should be run again without the compat texture and surface
@@ -411,8 +503,11 @@ private:
     FS = launchChevronFileSystem(FS);
     if (!Directory.empty())
       FS->setCurrentWorkingDirectory(Directory);
+    IntrusiveRefCntPtr<vfs::FileSystem> DiskFS = FS; // Without the insertions.
     if (Insert)
       FS = hostDeviceRedeclarationFileSystem(FS, Insert);
+    size_t FindingsStart = R.Findings.size();
+    size_t ReadStart = Read ? Read->size() : 0;
     auto Files = makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);
     auto Action = std::make_unique<AnalysisAction>(Factory, R, DevicePass, Read);
     tooling::ToolInvocation Invocation(Args, std::move(Action), Files.get());
@@ -431,13 +526,29 @@ private:
       else if (!Ok)
         R.CompilerErrors += "the compiler could not run on this file\n";
     }
-    if (!Insert && !Diags.HostDeviceRedeclarations.empty()) {
+    std::optional<InsertionMap> Map;
+    if (Insert)
+      Map.emplace(*Insert, *DiskFS);
+    if (!Diags.HostDeviceRedeclarations.empty()) {
       Outcome.HostDevice = std::make_shared<HostDeviceInsertions>();
       for (const auto &[Name, Offset] : Diags.HostDeviceRedeclarations) {
         SmallString<256> Real;
-        if (!FS->getRealPath(Name, Real))
-          (*Outcome.HostDevice)[std::string(Real)].push_back(Offset);
+        if (DiskFS->getRealPath(Name, Real))
+          continue;
+        // Reported in the text with this parse's insertions: where it is on disk.
+        size_t At = Map ? Map->original(std::string(Real), Offset).Offset : Offset;
+        (*Outcome.HostDevice)[std::string(Real)].push_back(At);
       }
+    }
+    if (Map) {
+      // Findings point into the text with the insertions: give them the
+      // positions of the file on disk (a fix-it that touches an inserted
+      // spelling is dropped), and the result cache the digest of its bytes.
+      for (size_t I = FindingsStart; I < R.Findings.size(); ++I)
+        Map->restore(R.Findings[I]);
+      if (Read)
+        for (size_t I = ReadStart; I < Read->size(); ++I)
+          Map->restoreDigest((*Read)[I]);
     }
     return Outcome;
   }

@@ -14,6 +14,24 @@
 // not hide it).
 // RUN: %expect-exit 2 %cuda-advisor --checks='-*,transfer-in-loop' %s \
 // RUN:   -- -x cuda -std=c++17 -DWITH_ERROR 2>&1 | FileCheck %s --check-prefix=ERROR
+//
+// A finding on the line of a rewritten definition, after it, has the column
+// of the file on disk.
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop' %s \
+// RUN:   -- -x cuda -std=c++17 -DSAME_LINE 2>&1 | FileCheck %s --check-prefix=SAME
+//
+// More such definitions than Clang's error limit (50) reports in one parse:
+// parsed again until none is left.
+// RUN: rm -rf %t.dir && mkdir -p %t.dir
+// RUN: %python -c "n = 60; open('%t.dir/m.cuh', 'w').write('#pragma once\nstruct M {\n' + ''.join('  __host__ __device__ float f%%d(float a) const;\n' %% i for i in range(n)) + '};\n'); open('%t.dir/b.cu', 'w').write('#include \"m.cuh\"\n' + ''.join('float M::f%%d(float a) const { return a + %%d; }\n' %% (i, i) for i in range(n)))"
+// RUN: %cuda-advisor --cuda-path=bundled %t.dir/b.cu -- -x cuda -std=c++17 2>&1 | FileCheck %s --check-prefix=MANY
+// MANY: 0 findings in 1 file.
+//
+// The result cache keeps the digest of the file on disk: a second run hits.
+// RUN: rm -rf %t.cache
+// RUN: %expect-exit 1 %cuda-advisor --verbose --cache-dir=%t.cache --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 >/dev/null 2>&1
+// RUN: %expect-exit 1 %cuda-advisor --verbose --cache-dir=%t.cache --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 2>&1 | FileCheck %s --check-prefix=CACHE
+// CACHE: result cache: 1 hit, 0 misses, 0 stored
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
@@ -26,6 +44,11 @@ Vec3::~Vec3() {}
 float Vec3::dot(const Vec3 &o) const { return x * o.x + y * o.y + z * o.z; }
 Vec3 Vec3::operator+(const Vec3 &o) const { return Vec3(x + o.x, y + o.y, z + o.z); }
 float length2(const Vec3 &v) { return v.dot(v); }
+
+#ifdef SAME_LINE
+// SAME: host-device-redeclaration.cu:[[@LINE+1]]:117: warning: cudaMemcpy runs on every iteration
+float sum(const Vec3 &v) { return v.x + v.y + v.z; } void copyAll(float *d, float *h) { for (int i = 0; i < 4; ++i) cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice); }
+#endif
 
 __global__ void step(Vec3 *p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -45,9 +45,10 @@ TEST(HostDeviceRedeclarations, UnqualifiedName) {
 }
 
 TEST(HostDeviceRedeclarations, ComparisonIsNoTemplate) {
-  // A '>' that closes nothing before the name: the name alone.
-  std::string T = "bool b = x > y; }\nint f() {";
-  EXPECT_EQ(insertBefore(T, "f()"), "bool b = x > y; }\nint __host__ __device__ f() {");
+  // A '>' before `::` whose '<' is not found before the statement's start:
+  // no template arguments, the qualified name starts at the name.
+  std::string T = "x > y; }\nint N>::f() {";
+  EXPECT_EQ(insertBefore(T, "f()"), "x > y; }\nint N>::__host__ __device__ f() {");
 }
 
 TEST(HostDeviceRedeclarations, SeveralInsertionsKeepTheRest) {

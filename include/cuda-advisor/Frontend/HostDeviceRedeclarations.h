@@ -44,6 +44,18 @@ using HostDeviceInsertions = std::map<std::string, std::vector<size_t>>;
 /// duplicates and offsets past the end are ignored).
 std::string insertHostDevice(llvm::StringRef Text, std::vector<size_t> Offsets);
 
+/// Offsets sorted, without duplicates.
+std::vector<size_t> normalizedOffsets(std::vector<size_t> Offsets);
+
+/// Where Offset of the text with HostDeviceSpelling inserted at Sorted
+/// (normalizedOffsets) lies in the text without them; Inside when it falls
+/// in an inserted spelling (then the offset of that insertion).
+struct OriginalOffset {
+  size_t Offset = 0;
+  bool Inside = false;
+};
+OriginalOffset originalOffset(const std::vector<size_t> &Sorted, size_t Offset);
+
 /// A file system that serves each file of Insertions (matched by its real
 /// path in Base) with the insertions made, and says so in its status's size.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>

@@ -10,3 +10,4 @@ struct Vec3 {
   __host__ __device__ Vec3 operator+(const Vec3 &o) const;
 };
 __host__ __device__ float length2(const Vec3 &v);
+__host__ __device__ float sum(const Vec3 &v);
