@@ -68,6 +68,13 @@ static std::optional<CountedLoop> countedLoop(const Stmt *Loop, ASTContext &AST)
   const auto *Inc = dyn_cast<UnaryOperator>(F->getInc()->IgnoreParenImpCasts());
   if (!V || !V->getInit() || !Cond || !Inc || !Inc->isIncrementOp())
     return std::nullopt;
+  // The condition and the increment are the declared variable's.
+  auto IsV = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == V;
+  };
+  if (!IsV(Cond->getLHS()) || !IsV(Inc->getSubExpr()))
+    return std::nullopt;
   Expr::EvalResult Lo, Hi;
   if (V->getInit()->isValueDependent() || !V->getInit()->EvaluateAsInt(Lo, AST) ||
       Cond->getRHS()->isValueDependent() || !Cond->getRHS()->EvaluateAsInt(Hi, AST))
@@ -102,16 +109,16 @@ struct Split {
 
 /// A term of an offset that a small counted loop around the access makes
 /// take several values: the loop's iteration (`xyz[3 * i + k]`), or its
-/// variable modulo or divided by a constant (`c[2 * t + k % 2]` and
-/// `c[(2 * r + k / 2) * ld]` in a loop over k < 4: a 2x2 block of elements
-/// per thread, written in one unrolled loop).
+/// variable modulo, divided, shifted or masked by a constant (`c[2 * t + k %
+/// 2]` and `c[(2 * r + k / 2) * ld]`, or `k & 1` and `k >> 1`, in a loop over
+/// k < 4: a 2x2 block of elements per thread, written in one unrolled loop).
 namespace {
 struct LoopTerm {
   const Stmt *Loop;
   Symbol Sym;
   int64_t Coefficient;
   BinaryOperatorKind Op; ///< BO_Comma for the iteration itself.
-  int64_t Divisor;
+  int64_t Divisor;       ///< Or the shift, or the mask.
 };
 } // namespace
 
@@ -124,7 +131,8 @@ static std::optional<LoopTerm> loopTerm(const Term &T, const MemoryAccess &A, AS
   if (S.Kind != SymbolKind::Opaque || !S.Site)
     return std::nullopt;
   const auto *BO = dyn_cast<BinaryOperator>(static_cast<const Stmt *>(S.Site));
-  if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_Div))
+  if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_Div &&
+              BO->getOpcode() != BO_Shr && BO->getOpcode() != BO_And))
     return std::nullopt;
   const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
   Expr::EvalResult K;
@@ -153,11 +161,9 @@ static Split splitOffsets(const MemoryAccess &A, ASTContext &AST) {
     }
   for (auto &[Loop, Terms] : ByLoop) {
     std::optional<CountedLoop> C = countedLoop(Loop, AST);
-    bool OnlyIteration = llvm::all_of(Terms, [](const LoopTerm &T) { return T.Op == BO_Comma; });
-    // The iteration alone needs only the trip count (any counted loop);
-    // `k % 2` needs k's values.
-    std::optional<int64_t> N = OnlyIteration ? tripCount(Loop, AST)
-                                             : (C ? std::optional<int64_t>(C->Trips) : std::nullopt);
+    // The iteration alone needs only the trip count; `k % 2` needs k's
+    // values (a counted loop gives both).
+    std::optional<int64_t> N = C ? std::optional<int64_t>(C->Trips) : std::nullopt;
     if (!N || R.Offsets.size() * *N > 4096)
       continue;
     std::vector<int64_t> Expanded;
@@ -166,7 +172,11 @@ static Split splitOffsets(const MemoryAccess &A, ASTContext &AST) {
         int64_t At = O;
         for (const LoopTerm &T : Terms) {
           int64_t K = C ? C->First + J : J;
-          int64_t V = T.Op == BO_Comma ? J : T.Op == BO_Rem ? K % T.Divisor : K / T.Divisor;
+          int64_t V = T.Op == BO_Comma ? J
+                      : T.Op == BO_Rem ? K % T.Divisor
+                      : T.Op == BO_Div ? K / T.Divisor
+                      : T.Op == BO_Shr ? (T.Divisor < 63 ? K >> T.Divisor : 0)
+                                       : K & T.Divisor;
           At += T.Coefficient * V;
         }
         Expanded.push_back(At);

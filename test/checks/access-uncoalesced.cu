@@ -500,6 +500,12 @@ __global__ void quadPerThread(const float *acc, float *c, int ld) {
     c[(ty * 2 + r) * ld + tx * 2 + col] = acc[k];
   }
 }
+// The same block written with a shift and a mask.
+__global__ void quadShiftMask(const float *acc, float *c, int ld) {
+  int tx = threadIdx.x, ty = blockIdx.y;
+  for (int k = 0; k < 4; ++k)
+    c[(ty * 2 + (k >> 1)) * ld + tx * 2 + (k & 1)] = acc[k];
+}
 // Look-alike: the same loop with the thread's columns 4 apart leaves half of
 // each 16-byte stride unused.
 __global__ void quadSpread(const float *acc, float *c, int ld) {

@@ -59,3 +59,4 @@ __global__ void bounce(float *velocity, float dt, int n);
 __global__ void advance(float dt, int n);
 __global__ void quadPerThread(const float *acc, float *c, int ld);
 __global__ void quadSpread(const float *acc, float *c, int ld);
+__global__ void quadShiftMask(const float *acc, float *c, int ld);
