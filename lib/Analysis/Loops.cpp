@@ -864,6 +864,51 @@ const Stmt *enclosingRepeatingLoop(const Stmt *S, ASTContext &AST) {
   return nullptr;
 }
 
+namespace {
+
+/// The function whose body holds S (a lambda's call operator for a lambda,
+/// where enclosingFunction gives the function around the lambda).
+const FunctionDecl *bodyOwner(const Stmt *S, ASTContext &AST) {
+  DynTypedNodeList Parents = AST.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD;
+    if (const auto *LE = Parents[0].get<LambdaExpr>())
+      return LE->getCallOperator();
+    if (Parents[0].get<Decl>() && !Parents[0].get<VarDecl>())
+      return nullptr;
+    Parents = AST.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
+} // namespace
+
+bool mayRepeat(const Stmt *S, ASTContext &AST) {
+  if (enclosingRepeatingLoop(S, AST))
+    return true;
+  const FunctionDecl *FD = bodyOwner(S, AST);
+  if (!FD)
+    return true; // Not known: say it may.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+    return true; // Called wherever the lambda goes.
+  const FunctionDecl *Canonical = FD->getCanonicalDecl();
+  struct Calls : RecursiveASTVisitor<Calls> {
+    const FunctionDecl *Target;
+    ASTContext &AST;
+    bool InLoop = false;
+    Calls(const FunctionDecl *T, ASTContext &A) : Target(T), AST(A) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      if (Callee && Callee->getCanonicalDecl() == Target && enclosingRepeatingLoop(C, AST))
+        InLoop = true;
+      return !InLoop;
+    }
+  } Finder(Canonical, AST);
+  Finder.TraverseDecl(AST.getTranslationUnitDecl());
+  return Finder.InLoop;
+}
+
 bool controlsLoop(const VarDecl *V, const Stmt *Loop) {
   return controlsLoopImpl(V, Loop, /*Direct=*/false);
 }

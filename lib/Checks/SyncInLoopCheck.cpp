@@ -381,7 +381,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       // A multi-pass reduction's loop waits a few times in all.
       if (!DeviceLoop)
         if (std::optional<FewPasses> FP = fewPassLoop(Loop, VT);
-            FP && !enclosingRepeatingLoop(Loop, Ctx.ast()))
+            FP && !mayRepeat(Loop, Ctx.ast()))
           D.cold(describe(*FP) + ": a few waits in all");
       D.range(Call->getSourceRange()).note(Loop->getBeginLoc(), "inside this loop");
       if (S.Work != Call)

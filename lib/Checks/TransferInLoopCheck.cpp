@@ -863,7 +863,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   // whether to go on. Its cost is one wait per round, which matters only
   // when the rounds are many and short; a note, with the advice.
   std::optional<FewPasses> FP;
-  if (!enclosingRepeatingLoop(Loop, Ctx.ast()))
+  if (!mayRepeat(Loop, Ctx.ast()))
     FP = fewPassLoop(Loop, VT);
   if (!CompanionOfAlloc.empty())
     D.cold(CompanionOfAlloc);

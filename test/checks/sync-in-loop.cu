@@ -460,3 +460,34 @@ void timedPasses(float *d, int n, int reps) {
     }
   }
 }
+
+// Look-alike: the few-pass loop in a helper that a loop of this file calls
+// 1000 times, and in a lambda called in a loop: the waits repeat.
+void reduceHelper(float *d, int n) {
+  int grid = (n + 255) / 256;
+  while (grid > 1) {
+    step<<<grid, 256>>>(d, d, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop
+    cudaDeviceSynchronize();
+    n = grid;
+    grid = (n + 255) / 256;
+  }
+}
+void callsReduceHelper(float *d, int n) {
+  for (int t = 0; t < 1000; ++t)
+    reduceHelper(d, n);
+}
+void reduceInLambda(float *d, int n) {
+  auto reduce = [&](int m) {
+    int grid = (m + 255) / 256;
+    while (grid > 1) {
+      step<<<grid, 256>>>(d, d, m);
+      // CHECK: :[[@LINE+1]]:7: warning: cudaDeviceSynchronize runs on every iteration of this loop
+      cudaDeviceSynchronize();
+      m = grid;
+      grid = (m + 255) / 256;
+    }
+  };
+  for (int t = 0; t < 1000; ++t)
+    reduce(n);
+}

@@ -114,6 +114,11 @@ std::string describe(const FewPasses &F);
 /// The innermost loop around S (within its function) that repeats work, or null.
 const clang::Stmt *enclosingRepeatingLoop(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+/// Whether S may run repeatedly: a loop around it in its function repeats
+/// work, or its function is a lambda, or a call of its function in this
+/// translation unit sits in such a loop.
+bool mayRepeat(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The iterations a static priority counts for Loop: its constant trip
 /// count (at most 2^20), else UnknownTripWeight.
 inline constexpr double UnknownTripWeight = 8;
