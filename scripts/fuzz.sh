@@ -33,6 +33,8 @@ python3 - "$root/test/frontend" "$work/seeds-nvcc" <<'PY'
 import glob, os, re, shlex, sys
 n = 0
 for t in sorted(glob.glob(os.path.join(sys.argv[1], "*"))):
+    if not os.path.isfile(t):
+        continue  # Inputs/ and other folders.
     for cmd in re.findall(r'"command": "([^"]*)"', open(t, errors="replace").read()):
         try:
             args = shlex.split(cmd.replace("%inputs", "/in"))
