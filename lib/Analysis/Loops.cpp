@@ -851,6 +851,9 @@ std::string describe(const FewPasses &F) {
          "-bit value";
 }
 
+namespace {
+
+/// The innermost loop around S (within its function) that repeats work, or null.
 const Stmt *enclosingRepeatingLoop(const Stmt *S, ASTContext &AST) {
   DynTypedNodeList Parents = AST.getParents(*S);
   for (unsigned Steps = 0; !Parents.empty() && Steps < 256; ++Steps) {
@@ -863,8 +866,6 @@ const Stmt *enclosingRepeatingLoop(const Stmt *S, ASTContext &AST) {
   }
   return nullptr;
 }
-
-namespace {
 
 /// The function whose body holds S (a lambda's call operator for a lambda,
 /// where enclosingFunction gives the function around the lambda).

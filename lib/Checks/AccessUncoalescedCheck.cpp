@@ -90,13 +90,6 @@ static std::optional<CountedLoop> countedLoop(const Stmt *Loop, ASTContext &AST)
   return CountedLoop{V, First, N};
 }
 
-/// The trip count of `for (k = a; k < b; ++k)` with constant a and b.
-static std::optional<int64_t> tripCount(const Stmt *Loop, ASTContext &AST) {
-  if (std::optional<CountedLoop> C = countedLoop(Loop, AST))
-    return C->Trips;
-  return std::nullopt;
-}
-
 namespace {
 /// An access's byte offset split into the part that differs between the
 /// accesses of one group (constants, and small loops over the fields of an

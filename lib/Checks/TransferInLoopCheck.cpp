@@ -859,16 +859,18 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     break;
   }
   auto D = diag(Call->getBeginLoc(), Msg);
-  // The loop's termination protocol: each round must learn from the GPU
-  // whether to go on. Its cost is one wait per round, which matters only
-  // when the rounds are many and short; a note, with the advice.
-  std::optional<FewPasses> FP;
-  if (!mayRepeat(Loop, Ctx.ast()))
-    FP = fewPassLoop(Loop, VT);
+  // A multi-pass reduction's loop copies a few times in all (mayRepeat,
+  // which may walk the file, only for such a loop).
+  std::optional<FewPasses> FP = fewPassLoop(Loop, VT);
+  if (FP && mayRepeat(Loop, Ctx.ast()))
+    FP.reset();
   if (!CompanionOfAlloc.empty())
     D.cold(CompanionOfAlloc);
   else if (FP)
     D.cold(describe(*FP) + ": a few copies in all");
+  // The loop's termination protocol: each round must learn from the GPU
+  // whether to go on. Its cost is one wait per round, which matters only
+  // when the rounds are many and short; a note, with the advice.
   else if (ControlCopy)
     D.cold("it carries the flag that decides whether the loop goes on: the per-round wait is "
            "the algorithm's, and costs little unless the rounds are many and short");

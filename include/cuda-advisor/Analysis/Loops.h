@@ -111,9 +111,6 @@ std::optional<FewPasses> fewPassLoop(const clang::Stmt *Loop, ValueTracker &VT);
 /// most 4 for any 32-bit value".
 std::string describe(const FewPasses &F);
 
-/// The innermost loop around S (within its function) that repeats work, or null.
-const clang::Stmt *enclosingRepeatingLoop(const clang::Stmt *S, clang::ASTContext &Ctx);
-
 /// Whether S may run repeatedly: a loop around it in its function repeats
 /// work, or its function is a lambda, or a call of its function in this
 /// translation unit sits in such a loop.
