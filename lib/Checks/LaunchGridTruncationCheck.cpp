@@ -518,6 +518,81 @@ static std::string textOf(const Expr *E, ASTContext &Ctx) {
   return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
 }
 
+/// A comment that states the sizes are multiples as a precondition: "Matrix
+/// dimensions are assumed to be multiples of BLOCK_SIZE" (the Programming
+/// Guide's tiled multiply, copied into many programs), "n must be divisible by
+/// the block". A comment that only mentions multiples ("if n is not a
+/// multiple of 256 the tail is dropped") states no precondition.
+static bool statesMultiple(StringRef Comment) {
+  std::string Lower = Comment.lower();
+  StringRef L(Lower);
+  bool Multiple = L.contains("multiple of") || L.contains("multiples of") ||
+                  L.contains("divisible by") || L.contains("evenly divid");
+  bool Required = L.contains("must") || L.contains("assum") || L.contains("should") ||
+                  L.contains("require") || L.contains("precondition") ||
+                  L.contains("has to") || L.contains("have to") || L.contains("only work");
+  return Multiple && Required;
+}
+
+/// The comments in D's body, and the block of comment lines right above each
+/// of its declarations, state the precondition that the grid's division
+/// relies on: the author chose to require multiples rather than round up.
+/// Adjacent comment lines are read as one sentence.
+static bool documentsMultiples(const FunctionDecl *D, const SourceManager &SM,
+                               const LangOptions &LO) {
+  if (!D)
+    return false;
+  for (const FunctionDecl *R : D->redecls()) {
+    clang::SourceLocation Begin = SM.getExpansionLoc(R->getBeginLoc());
+    if (Begin.isInvalid() || SM.isInSystemHeader(Begin))
+      continue;
+    FileID File = SM.getFileID(Begin);
+    StringRef Buffer = SM.getBufferData(File);
+    // Comment lines directly above the declaration (attributes, template
+    // headers and a return type on their own lines may sit in between).
+    unsigned Line = SM.getExpansionLineNumber(Begin);
+    std::string Above;
+    for (unsigned Up = 1; Up <= 12 && Up < Line; ++Up) {
+      unsigned Start = SM.getDecomposedLoc(SM.translateLineCol(File, Line - Up, 1)).second;
+      StringRef Text = Buffer.substr(Start).split('\n').first.trim();
+      if (Text.empty())
+        break;
+      bool Comment = Text.starts_with("//") || Text.starts_with("/*") ||
+                     Text.starts_with("*") || Text.ends_with("*/");
+      if (Comment)
+        Above = Text.str() + " " + Above;
+      else if (Text.ends_with(";") || Text.ends_with("}") || Text.ends_with("{"))
+        break; // The previous declaration's code.
+    }
+    if (statesMultiple(Above))
+      return true;
+    // Comments inside the body.
+    if (!R->doesThisDeclarationHaveABody() || !R->getBody())
+      continue;
+    CharSourceRange Body = CharSourceRange::getTokenRange(R->getBody()->getSourceRange());
+    clang::SourceLocation BodyBegin = SM.getExpansionLoc(Body.getBegin());
+    clang::SourceLocation BodyEnd = SM.getExpansionLoc(Body.getEnd());
+    if (SM.getFileID(BodyBegin) != File || SM.getFileID(BodyEnd) != File)
+      continue;
+    unsigned EndOffset = SM.getFileOffset(BodyEnd);
+    Lexer Lex(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + SM.getFileOffset(BodyBegin),
+              Buffer.end());
+    Lex.SetCommentRetentionState(true);
+    Token Tok;
+    std::string Group;
+    while (!Lex.LexFromRawLexer(Tok) && SM.getFileOffset(Tok.getLocation()) <= EndOffset) {
+      if (Tok.is(tok::comment)) {
+        Group += Buffer.substr(SM.getFileOffset(Tok.getLocation()), Tok.getLength()).str() + " ";
+        continue;
+      }
+      if (statesMultiple(Group))
+        return true;
+      Group.clear();
+    }
+  }
+  return false;
+}
+
 /// Text of E that can stand as an operand of + and / without parentheses.
 static std::string operandText(const Expr *E, ASTContext &Ctx) {
   std::string T = textOf(E, Ctx);
@@ -567,6 +642,13 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.
+    const SourceManager &SM = Ctx.sourceManager();
+    if (documentsMultiples(Where, SM, AST.getLangOpts()) ||
+        documentsMultiples(enclosingFunction(Call, AST), SM, AST.getLangOpts()) ||
+        llvm::any_of(Kernels, [&](const FunctionDecl *K) {
+          return documentsMultiples(K, SM, AST.getLangOpts());
+        }))
+      continue; // A stated precondition: sizes are multiples, by design.
     std::string NText = textOf(N, AST), TText = textOf(T, AST);
     if (NText.empty() || TText.empty())
       continue;

@@ -366,3 +366,41 @@ void stored(float *d, int groups) {
   int total = groups * per;
   add<<<total / per, per>>>(d, total);
 }
+
+// A stated precondition: the sizes are multiples by design (the Programming
+// Guide's tiled multiply: "Matrix dimensions are assumed to be multiples of
+// BLOCK_SIZE"), above the function, inside it, or at the kernel.
+// Look-alikes: a comment that says "multiple" of something else, and one
+// separated from the function by a blank line and code, and one that only
+// mentions multiples.
+
+// Matrix dimensions are assumed to be multiples of 16.
+void documentedAbove(float *d, int w, int h) {
+  add2d<<<dim3(w / 16, h / 16), dim3(16, 16)>>>(d, w, h);
+}
+void documentedInside(float *d, int n) {
+  // n must be divisible by 256: the caller pads it.
+  add<<<n / 256, 256>>>(d, n);
+}
+/* Precondition: n is a multiple of the block size. */
+__global__ void documentedKernel(float *x, int n);
+void documentedAtKernel(float *d, int n) {
+  documentedKernel<<<n / 128, 128>>>(d, n);
+}
+// Launches multiple blocks of 256 threads.
+void multipleBlocks(float *d, int n) {
+  // CHECK: :[[@LINE+1]]:9: warning: grid of n / 256 blocks drops the last n % 256 elements
+  add<<<n / 256, 256>>>(d, n);
+}
+// Sizes must be multiples of 64 here.
+int unrelatedHelper(int n) { return n * 64; }
+
+void separated(float *d, int n) {
+  // CHECK: :[[@LINE+1]]:9: warning: grid of n / 64 blocks drops the last n % 64 elements
+  add<<<n / 64, 64>>>(d, n);
+}
+void mentionsOnly(float *d, int n) {
+  // If n is not a multiple of 128 the tail is dropped.
+  // CHECK: :[[@LINE+1]]:9: warning: grid of n / 128 blocks drops the last n % 128 elements
+  add<<<n / 128, 128>>>(d, n);
+}
