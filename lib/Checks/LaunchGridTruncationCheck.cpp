@@ -518,6 +518,61 @@ static std::string textOf(const Expr *E, ASTContext &Ctx) {
   return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
 }
 
+/// The kernel itself divides one of its size parameters (or a member of one)
+/// by the grid's divisor, truncating, and never takes the remainder: the
+/// tiled multiply of the Programming Guide and of PMPP loops over
+/// `m < n / TILE_WIDTH` tiles with unguarded tile loads. Such a kernel drops
+/// the tail of n in its own loop, so it assumes multiples of the tile by
+/// design; rounding the grid up alone would not process the tail. A kernel
+/// that rounds its own division (`(n + TILE - 1) / TILE`) or handles
+/// `n % TILE` keeps the finding.
+static bool kernelAssumesMultiples(const FunctionDecl *K, int64_t T, ValueTracker &VT) {
+  const FunctionDecl *Def = K ? K->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *Kernel;
+    int64_t T;
+    ValueTracker &VT;
+    llvm::SmallPtrSet<const ValueDecl *, 4> Divided, Remainder;
+    Finder(const FunctionDecl *K, int64_t T, ValueTracker &VT) : Kernel(K), T(T), VT(VT) {}
+    /// The parameter (or the parameter whose member) E reads.
+    const ValueDecl *sizeParameter(const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *M = dyn_cast<MemberExpr>(E)) {
+        const auto *Base = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
+        if (Base && isa<ParmVarDecl>(Base->getDecl()) && !M->isArrow())
+          return M->getMemberDecl();
+        return nullptr;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          if (llvm::is_contained(Kernel->parameters(), P) &&
+              P->getType()->isIntegerType())
+            return P;
+      return nullptr;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Rem &&
+          BO->getOpcode() != BO_DivAssign && BO->getOpcode() != BO_RemAssign)
+        return true;
+      if (!BO->getType()->isIntegerType())
+        return true;
+      const ValueDecl *P = sizeParameter(BO->getLHS());
+      auto D = VT.evaluateInt(BO->getRHS());
+      if (!P || !D || *D != T)
+        return true;
+      if (BO->getOpcode() == BO_Div)
+        Divided.insert(P);
+      else
+        Remainder.insert(P);
+      return true;
+    }
+  } F(Def, T, VT);
+  F.TraverseStmt(Def->getBody());
+  return llvm::any_of(F.Divided, [&](const ValueDecl *P) { return !F.Remainder.count(P); });
+}
+
 /// A comment that states the sizes are multiples as a precondition: "Matrix
 /// dimensions are assumed to be multiples of BLOCK_SIZE" (the Programming
 /// Guide's tiled multiply, copied into many programs), "n must be divisible by
@@ -639,6 +694,10 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
           return GuardFinder(I, Ctx.sourceManager()).run(K) == GuardState::Unguarded;
         }))
       continue; // The kernel assumes multiples of its block: by design.
+    if (TV && !Kernels.empty() && llvm::all_of(Kernels, [&](const FunctionDecl *K) {
+          return kernelAssumesMultiples(K, *TV, VT);
+        }))
+      continue; // The kernel's own loop drops the tail too: multiples by design.
     if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.

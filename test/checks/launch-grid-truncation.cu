@@ -404,3 +404,46 @@ void mentionsOnly(float *d, int n) {
   // CHECK: :[[@LINE+1]]:9: warning: grid of n / 128 blocks drops the last n % 128 elements
   add<<<n / 128, 128>>>(d, n);
 }
+
+// A kernel whose own tile loop truncates the same size by the same tile
+// (PMPP's and the Programming Guide's tiled multiply: `m < n / TILE`) assumes
+// multiples by design, even though it guards its store: rounding the grid up
+// alone would not process the tail. Look-alikes: a kernel that rounds its
+// loop up, and one that handles n % TILE.
+#define TILE 16
+__global__ void tiledTruncating(const float *a, float *c, int n) {
+  __shared__ float t[TILE][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  float sum = 0;
+  for (int m = 0; m < n / TILE; ++m) {
+    t[threadIdx.y][threadIdx.x] = a[row * n + m * TILE + threadIdx.x];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) sum += t[threadIdx.y][k];
+    __syncthreads();
+  }
+  if (row < n && col < n) c[row * n + col] = sum;
+}
+__global__ void tiledRounded(const float *a, float *c, int n) {
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  float sum = 0;
+  for (int m = 0; m < (n + TILE - 1) / TILE; ++m)
+    if (m * TILE + threadIdx.x < n) sum += a[row * n + m * TILE + threadIdx.x];
+  if (row < n && col < n) c[row * n + col] = sum;
+}
+__global__ void tiledWithTail(const float *a, float *c, int n) {
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  float sum = 0;
+  for (int m = 0; m < n / TILE; ++m) sum += a[row * n + m * TILE + threadIdx.x];
+  if (threadIdx.x < n % TILE) sum += a[row * n + n / TILE * TILE + threadIdx.x];
+  if (row < n && col < n) c[row * n + col] = sum;
+}
+void tiled(const float *a, float *c, int n) {
+  dim3 block(TILE, TILE);
+  tiledTruncating<<<dim3(n / TILE, n / TILE), block>>>(a, c, n);
+  // CHECK: :[[@LINE+2]]:23: warning: grid of n / TILE blocks drops the last n % TILE elements
+  // CHECK: :[[@LINE+1]]:33: warning: grid of n / TILE blocks drops the last n % TILE elements
+  tiledRounded<<<dim3(n / TILE, n / TILE), block>>>(a, c, n);
+  // CHECK: :[[@LINE+2]]:24: warning: grid of n / TILE blocks drops the last n % TILE elements
+  // CHECK: :[[@LINE+1]]:34: warning: grid of n / TILE blocks drops the last n % TILE elements
+  tiledWithTail<<<dim3(n / TILE, n / TILE), block>>>(a, c, n);
+}
