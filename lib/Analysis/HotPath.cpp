@@ -92,13 +92,17 @@ private:
   std::vector<const FunctionDecl *> &Out;
 };
 
-/// Variables whose value follows Var inside Loop: Var itself and locals
-/// declared in the loop whose initializer reads one of them.
+/// Variables whose value follows Var inside Loop: Var itself, locals
+/// declared in the loop whose initializer reads one of them, and variables
+/// the loop assigns from one of them (`N = start; numBytes = N * N * 4;` in
+/// a loop over `start`, with N and numBytes declared outside it).
 llvm::SmallPtrSet<const VarDecl *, 8> followersOf(const VarDecl *Var, const Stmt *Loop) {
   llvm::SmallPtrSet<const VarDecl *, 8> Vars;
   Vars.insert(Var);
   std::vector<const Stmt *> Work{Loop};
-  std::vector<const VarDecl *> Locals;
+  // A variable and the value it takes: a local's initializer, or the
+  // right-hand side of a plain assignment to it in the loop.
+  std::vector<std::pair<const VarDecl *, const Expr *>> Locals;
   while (!Work.empty()) {
     const Stmt *S = Work.back();
     Work.pop_back();
@@ -107,7 +111,11 @@ llvm::SmallPtrSet<const VarDecl *, 8> followersOf(const VarDecl *Var, const Stmt
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
-          Locals.push_back(VD);
+          Locals.emplace_back(VD, VD->getInit());
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Locals.emplace_back(VD, BO->getRHS());
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
@@ -116,11 +124,11 @@ llvm::SmallPtrSet<const VarDecl *, 8> followersOf(const VarDecl *Var, const Stmt
   // visit them in source order.
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const VarDecl *VD : Locals) {
+    for (const auto &[VD, Value] : Locals) {
       if (Vars.count(VD))
         continue;
       for (const VarDecl *V : llvm::SmallVector<const VarDecl *, 8>(Vars.begin(), Vars.end()))
-        if (mentions(VD->getInit(), V)) {
+        if (mentions(Value, V)) {
           Vars.insert(VD);
           Changed = true;
           break;
@@ -179,6 +187,15 @@ std::vector<const Expr *> sizingOperands(const CallExpr *Call) {
 }
 
 } // namespace
+
+const VarDecl *followedLoopVariable(const Expr *E, const Stmt *Loop, ValueTracker &VT) {
+  const VarDecl *Var = E && Loop ? loopVariable(Loop, VT) : nullptr;
+  if (!Var)
+    return nullptr;
+  auto Followers = followersOf(Var, Loop);
+  return llvm::any_of(Followers, [&](const VarDecl *V) { return mentions(E, V); }) ? Var
+                                                                                : nullptr;
+}
 
 HotPath::HotPath(ASTContext &Ctx, ValueTracker &VT) : Ctx(Ctx), VT(VT) {}
 HotPath::~HotPath() = default;

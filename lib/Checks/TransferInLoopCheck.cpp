@@ -2,6 +2,7 @@
 #include "TransferInLoopCheck.h"
 #include "cuda-advisor/Analysis/HostAccess.h"
 #include "cuda-advisor/Analysis/HostCode.h"
+#include "cuda-advisor/Analysis/HotPath.h"
 #include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/Loops.h"
@@ -777,6 +778,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   bool ControlCopy = false;
   /// Why the finding is a note beside the loop's allocation finding.
   std::string CompanionOfAlloc;
+  /// Why an allocation is a note: its size changes with the loop.
+  std::string SizedPerIteration;
   Invariance Inv = Invariance::Unknown;
   CopyAdvice Advice;
   switch (Api.Kind) {
@@ -790,6 +793,14 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     if (Bytes)
       Msg += " (" + formatBytes(*Bytes) + " each time)";
     Msg += "; allocate once before the loop and reuse the buffer";
+    // `for (N = start; N < end; N += step) { bytes = N * N * 4; cudaMalloc(&d, bytes); ...}`:
+    // each iteration allocates for another size, a sweep over sizes (or a
+    // buffer per input), which the same buffer cannot serve as it is.
+    if (auto Arg = byteCountArgument(Api.Name); Arg && *Arg < Call->getNumArgs())
+      if (const VarDecl *V = followedLoopVariable(Call->getArg(*Arg), Loop, VT))
+        SizedPerIteration = "its size follows the loop's variable '" + V->getNameAsString() +
+                            "': each iteration allocates for another size (a sweep over "
+                            "sizes); only allocating the largest once could serve them all";
     break;
   case ApiKind::Free:
   case ApiKind::HostFree:
@@ -866,6 +877,9 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     FP.reset();
   if (!CompanionOfAlloc.empty())
     D.cold(CompanionOfAlloc);
+  else if (!SizedPerIteration.empty() &&
+           Ctx.facts().hotPath().classify(Call->getBeginLoc()).Level != Priority::Cold)
+    D.cold(SizedPerIteration); // A sweep the hot path saw already says so itself.
   else if (FP)
     D.cold(describe(*FP) + ": a few copies in all");
   // The loop's termination protocol: each round must learn from the GPU

@@ -652,3 +652,41 @@ void repeatedPartialPasses(float *h, float *d, int n, int reps) {
     }
   }
 }
+
+// A sweep over sizes timed size by size (each size's allocation is inside its
+// timed region): the size and the byte count are assigned from the loop's
+// variable to variables declared outside the loop. Each iteration allocates
+// for another size: a note. Look-alike: a size recomputed in the loop from
+// values that do not change.
+int sweepN, sweepBytes;
+void timedSizeSweep(int start, int end, int step) {
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  for (int s = start; s < end; s += step) {
+    sweepN = s;
+    sweepBytes = sweepN * sweepN * sizeof(float);
+    float *d;
+    cudaEventRecord(e0);
+    // CONTROL: :[[@LINE+1]]:5: note: cudaMalloc allocates on every iteration of this loop
+    cudaMalloc(&d, sweepBytes);
+    twice<<<(sweepN + 255) / 256, 256>>>(d, sweepN);
+    cudaFree(d);
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms;
+    cudaEventElapsedTime(&ms, e0, e1);
+    printf("%d: %f ms\n", s, ms);
+  }
+}
+// CONTROL: note: off the hot path: its size follows the loop's variable 's': each iteration allocates for another size (a sweep over sizes)
+void recomputedSize(int n, int iters) {
+  for (int it = 0; it < iters; ++it) {
+    int bytes = n * sizeof(float);
+    float *d;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMalloc allocates on every iteration of this loop
+    cudaMalloc(&d, bytes);
+    twice<<<(n + 255) / 256, 256>>>(d, n);
+    cudaFree(d);
+  }
+}

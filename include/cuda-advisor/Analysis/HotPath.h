@@ -25,8 +25,10 @@
 namespace clang {
 class ASTContext;
 class CallExpr;
+class Expr;
 class FunctionDecl;
 class Stmt;
+class VarDecl;
 } // namespace clang
 
 namespace cuda_advisor::analysis {
@@ -47,6 +49,14 @@ struct PriorityVerdict {
 /// unittest(s)/, or its name is test_*, *_test, *_tests or *_unittest. Only
 /// the file's own directory counts, not the folders above the project.
 bool isTestCodePath(llvm::StringRef Path);
+
+/// The variable of Loop that E's value follows: E reads the loop's variable
+/// (its induction variable, or the one a geometric step `n *= 2` writes), or
+/// a variable declared or assigned in the loop from one that does
+/// (`N = start; numBytes = N * N * 4;`). Null when E does not follow it: a
+/// size that is recomputed in the loop from invariant values is no sweep.
+const clang::VarDecl *followedLoopVariable(const clang::Expr *E, const clang::Stmt *Loop,
+                                           ValueTracker &VT);
 
 class HotPath {
 public:
