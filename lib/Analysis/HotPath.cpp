@@ -305,6 +305,14 @@ void HotPath::build() {
       if (!IsTimer && (IsClockCall(Call) || (Callee && TimerFunctions.count(keyOf(Callee)))))
         Timers.push_back({Call->getBeginLoc(), {Loops.begin(), Loops.end()}});
       std::optional<LaunchSite> Launch = getLaunchSite(Call);
+      if (Launch && Launch->Kernel) {
+        KernelLaunch L{Call->getBeginLoc(), std::nullopt, !Loops.empty(), F.Key};
+        std::optional<Dim3Value> G = VT.evaluateDim3(Launch->Grid),
+                                 B = VT.evaluateDim3(Launch->Block);
+        if (G && B && G->total() && B->total())
+          L.Threads = *G->total() * *B->total();
+        Launches[keyOf(Launch->Kernel)].push_back(L);
+      }
       if (Loops.empty()) {
         if (Launch)
           F.StraightLaunches.emplace_back(SM.getExpansionLoc(Call->getBeginLoc()),
@@ -399,6 +407,19 @@ void HotPath::build() {
       if (!F.LaunchLoops.empty())
         collectOutermostLoops(FD->getBody(), F.Loops);
     }
+    if (isKernel(FD)) {
+      std::vector<const Stmt *> Work{FD->getBody()};
+      while (!Work.empty()) {
+        const Stmt *S = Work.back();
+        Work.pop_back();
+        if (!S || isa<LambdaExpr>(S))
+          continue;
+        if (isLoop(S) || isa<CXXForRangeStmt>(S))
+          F.KernelLoops.emplace_back(regionOf(S), constantTripCount(S, VT));
+        for (const Stmt *C : S->children())
+          Work.push_back(C);
+      }
+    }
     Functions.push_back(std::move(F));
   }
 }
@@ -477,7 +498,61 @@ const HotPath::FunctionFacts *HotPath::functionAt(clang::SourceLocation Loc) con
   return Best;
 }
 
+/// Code of a kernel whose work is a toy: in a program whose main is in this
+/// file, every launch of the kernel has a constant grid and block, sits
+/// outside loops in code that runs once, and the loops of the kernel around
+/// Loc have constant trip counts, so that Loc runs fewer than 2^20 times per
+/// run of the program in all threads together. However it accesses memory
+/// or computes, that is at most some tens of microseconds on a GPU that
+/// moves terabytes a second (a 64 x 64 stencil launched once, a 40-element
+/// demo).
+PriorityVerdict HotPath::toySizeVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
+                                        unsigned Depth) {
+  constexpr int64_t Limit = int64_t(1) << 20;
+  if (!HasMain || !isKernel(F.Key))
+    return {};
+  auto It = Launches.find(F.Key);
+  if (It == Launches.end() || It->second.empty())
+    return {};
+  // Every reference to the kernel is one of these launches (no pointer to
+  // it taken for another launch).
+  if (auto Sites = CallSites.find(F.Key);
+      Sites == CallSites.end() || Sites->second.size() != It->second.size())
+    return {};
+  int64_t Threads = 0;
+  for (const KernelLaunch &L : It->second) {
+    if (!L.Threads || *L.Threads <= 0 || L.InLoop || !L.Caller || !runsOnce(L.Caller, Depth + 1))
+      return {};
+    Threads += *L.Threads;
+    if (Threads >= Limit)
+      return {};
+  }
+  int64_t Runs = Threads;
+  for (const auto &[Loop, Trips] : F.KernelLoops) {
+    if (!inside(Loop, Loc))
+      continue;
+    if (!Trips)
+      return {};
+    Runs *= std::max<int64_t>(*Trips, 1);
+    if (Runs >= Limit)
+      return {};
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Line = SM.getExpansionLineNumber(SM.getExpansionLoc(It->second.front().Loc));
+  std::string Where = It->second.size() == 1 ? "once (line " + std::to_string(Line) + ")"
+                                             : std::to_string(It->second.size()) +
+                                                   " times, outside loops (first at line " +
+                                                   std::to_string(Line) + ")";
+  return {Priority::Cold,
+          "a toy size: the kernel is launched " + Where + " with " + std::to_string(Threads) +
+              " threads in all, so this code runs " + std::to_string(Runs) +
+              " times per run of the program: microseconds, however it is written",
+          /*Final=*/true};
+}
+
 PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {
+  if (PriorityVerdict Toy = toySizeVerdict(F, Loc, Depth); Toy.Level == Priority::Cold)
+    return Toy;
   // `for (r = 0; r < repeats; ++r) { upload; start; kernels; stop; check; }`:
   // what each repetition leaves out of its timing is its set-up or check.
   if (const auto &Rep = F.TimedRepetition;

@@ -89,7 +89,7 @@ int main() {
   float *d = nullptr;
   cudaMalloc(&d, 1 << 20);
   axpyStreaming<<<256, 256>>>(d, d, 2.0f, 1 << 18);
-  rowSums<<<64, 256>>>(d, d, 1 << 14, 16);
+  rowSums<<<4096, 256>>>(d, d, 1 << 20, 16);
   colSums<<<64, 256>>>(d, d, 16, 1 << 14);
   printf("%d\n", countFinite(d, 0));
   return 0;

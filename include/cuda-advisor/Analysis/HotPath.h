@@ -105,7 +105,19 @@ private:
     std::vector<const clang::FunctionDecl *> LoopKernels;
     /// Launches outside every loop: expansion location and kernel (may be null).
     std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> StraightLaunches;
+    /// A kernel's loops, every one, with their constant trip counts.
+    std::vector<std::pair<Region, std::optional<int64_t>>> KernelLoops;
   };
+  /// A launch of a kernel: where, its total thread count when grid and
+  /// block are constants, whether it sits in a loop, and the function that
+  /// launches it.
+  struct KernelLaunch {
+    clang::SourceLocation Loc;
+    std::optional<int64_t> Threads;
+    bool InLoop = false;
+    const clang::FunctionDecl *Caller = nullptr;
+  };
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<KernelLaunch>> Launches;
 
   void build();
   void addFunction(const clang::FunctionDecl *FD);
@@ -114,6 +126,8 @@ private:
   PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
   PriorityVerdict straightLineVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
                                       unsigned Depth);
+  PriorityVerdict toySizeVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
+                                 unsigned Depth);
   void collectOutermostLoops(const clang::Stmt *S, std::vector<Region> &Out) const;
   const FunctionFacts *factsOf(const clang::FunctionDecl *Key) const;
   Region regionOf(const clang::Stmt *S) const;
