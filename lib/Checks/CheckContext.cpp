@@ -103,11 +103,14 @@ bool CheckContext::isReportable(clang::SourceLocation Loc) {
   FileID FID = SM.getFileID(F);
   std::string Path = pathOf(FID);
   // clang-tidy's rule: the main file always, a header only when
-  // --header-filter matches it (system and CUDA headers too: see
-  // docs/clang-tidy.md for --system-headers).
+  // --header-filter matches it.
   if (FID == SM.getMainFileID())
     return true;
-  return HeaderFilter && HeaderFilter->match(Path);
+  if (!HeaderFilter || !HeaderFilter->match(Path))
+    return false;
+  // As clang-tidy: a system header's findings need --system-headers too, so
+  // that --header-filter='.*' means the project's headers.
+  return Cfg.SystemHeaders || !isLibraryFile(F);
 }
 
 bool CheckContext::isLibraryFile(clang::SourceLocation FileLoc) {

@@ -40,6 +40,7 @@ namespace {
 struct RawConfig {
   std::optional<std::string> Checks;
   std::optional<std::string> HeaderFilter;
+  std::optional<bool> SystemHeaders;
   std::optional<std::string> FailOn;
   std::map<std::string, std::string> CheckOptions;
 };
@@ -60,6 +61,7 @@ template <> struct MappingTraits<cuda_advisor::RawConfig> {
   static void mapping(IO &Io, cuda_advisor::RawConfig &C) {
     Io.mapOptional("Checks", C.Checks);
     Io.mapOptional("HeaderFilter", C.HeaderFilter);
+    Io.mapOptional("SystemHeaders", C.SystemHeaders);
     Io.mapOptional("FailOn", C.FailOn);
     Io.mapOptional("CheckOptions", C.CheckOptions);
   }
@@ -93,6 +95,8 @@ Expected<Config> loadConfigText(StringRef Text, StringRef Path, Config Base) {
     Base.Checks = *Raw.Checks;
   if (Raw.HeaderFilter)
     Base.HeaderFilter = *Raw.HeaderFilter;
+  if (Raw.SystemHeaders)
+    Base.SystemHeaders = *Raw.SystemHeaders;
   if (Raw.FailOn) {
     auto S = parseSeverity(*Raw.FailOn);
     if (!S)
@@ -117,6 +121,7 @@ std::string dumpConfig(const Config &C) {
   RawConfig Raw;
   Raw.Checks = C.Checks;
   Raw.HeaderFilter = C.HeaderFilter;
+  Raw.SystemHeaders = C.SystemHeaders;
   Raw.FailOn = severityName(C.FailOn).str();
   Raw.CheckOptions = C.Options.all();
   std::string Out;

@@ -37,6 +37,8 @@ Error ConfigProvider::applyCommandLine(Config &C) const {
     C.Checks = C.Checks.empty() ? CommandLine.Checks : C.Checks + "," + CommandLine.Checks;
   if (!CommandLine.HeaderFilter.empty())
     C.HeaderFilter = CommandLine.HeaderFilter;
+  if (CommandLine.SystemHeaders)
+    C.SystemHeaders = true;
   if (CommandLine.FailOn)
     C.FailOn = *CommandLine.FailOn;
   return Error::success();

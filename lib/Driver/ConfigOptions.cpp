@@ -69,6 +69,7 @@ Expected<RunConfigs> loadRunConfigs(const AnalyzeOptions &Opts,
     return Given.takeError();
   CommandLineConfig CL = std::move(*Given);
   CL.HeaderFilter = Opts.HeaderFilter;
+  CL.SystemHeaders = Opts.SystemHeaders;
   if (Opts.FailOn) {
     auto S = parseSeverity(*Opts.FailOn);
     if (!S)

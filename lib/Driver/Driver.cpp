@@ -121,7 +121,10 @@ int main(int Argc, char **Argv) {
   App.add_option("--explain", A.Explain, "print the documentation of a check");
   App.add_option("--header-filter", A.HeaderFilter,
                  "regex of header paths whose findings are shown (system and CUDA "
-                 "headers are skipped unless it matches)");
+                 "headers need --system-headers too)");
+  App.add_flag("--system-headers", A.SystemHeaders,
+               "also show the findings of system headers (-isystem, the CUDA toolkit's, "
+               "Clang's) that --header-filter matches");
   App.add_option("--fail-on", A.FailOn,
                  "lowest severity that makes the exit code 1 (note, warning, error)");
   App.add_option("--config", A.ConfigFile,

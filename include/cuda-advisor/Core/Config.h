@@ -35,6 +35,9 @@ private:
 struct Config {
   std::string Checks = "*";        ///< clang-tidy style glob list.
   std::string HeaderFilter;        ///< Regex; empty: user headers only.
+  /// Findings in system headers (-isystem, the toolkit's, Clang's) that
+  /// HeaderFilter matches are shown too (clang-tidy's --system-headers).
+  bool SystemHeaders = false;
   Severity FailOn = Severity::Warning;
   CheckOptions Options;
 };
@@ -42,6 +45,7 @@ struct Config {
 /// Reads a YAML config file:
 ///   Checks: '-*,transfer-*'
 ///   HeaderFilter: 'src/.*'
+///   SystemHeaders: false
 ///   FailOn: warning
 ///   CheckOptions:
 ///     launch-block-size.MinThreads: 64

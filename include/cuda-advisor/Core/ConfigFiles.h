@@ -32,6 +32,7 @@ struct CommandLineConfig {
   std::string InlineConfig; ///< --config YAML.
   std::string Checks;       ///< --checks, appended.
   std::string HeaderFilter; ///< --header-filter, replaces.
+  bool SystemHeaders = false; ///< --system-headers: sets SystemHeaders.
   std::optional<Severity> FailOn;
 };
 

@@ -17,6 +17,7 @@ struct AnalyzeOptions {
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   std::string Checks;                     ///< --checks; empty: config default.
   std::string HeaderFilter;
+  bool SystemHeaders = false;             ///< --system-headers.
   std::optional<std::string> FailOn;
   std::string ConfigFile;                 ///< --config: inline YAML (or, as before, a path).
   std::string ConfigFilePath;             ///< --config-file.
