@@ -14,6 +14,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -309,8 +310,10 @@ void HotPath::build() {
         KernelLaunch L{Call->getBeginLoc(), std::nullopt, !Loops.empty(), F.Key};
         std::optional<Dim3Value> G = VT.evaluateDim3(Launch->Grid),
                                  B = VT.evaluateDim3(Launch->Block);
-        if (G && B && G->total() && B->total())
-          L.Threads = *G->total() * *B->total();
+        int64_t Product;
+        if (G && B && G->total() && B->total() &&
+            !llvm::MulOverflow(*G->total(), *B->total(), Product))
+          L.Threads = Product;
         Launches[keyOf(Launch->Kernel)].push_back(L);
       }
       if (Loops.empty()) {
@@ -514,8 +517,9 @@ PriorityVerdict HotPath::toySizeVerdict(const FunctionFacts &F, clang::SourceLoc
   auto It = Launches.find(F.Key);
   if (It == Launches.end() || It->second.empty())
     return {};
-  // Every reference to the kernel is one of these launches (no pointer to
-  // it taken for another launch).
+  // Every launch is a direct one: a kernel also launched through
+  // cudaLaunchKernel (a call of another function) has fewer call sites than
+  // launches.
   if (auto Sites = CallSites.find(F.Key);
       Sites == CallSites.end() || Sites->second.size() != It->second.size())
     return {};
@@ -531,9 +535,9 @@ PriorityVerdict HotPath::toySizeVerdict(const FunctionFacts &F, clang::SourceLoc
   for (const auto &[Loop, Trips] : F.KernelLoops) {
     if (!inside(Loop, Loc))
       continue;
-    if (!Trips)
+    if (!Trips || *Trips >= Limit)
       return {};
-    Runs *= std::max<int64_t>(*Trips, 1);
+    Runs *= std::max<int64_t>(*Trips, 1); // Both below 2^20: no overflow.
     if (Runs >= Limit)
       return {};
   }

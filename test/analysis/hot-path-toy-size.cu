@@ -12,6 +12,8 @@
 // RUN:   2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' %s -- -x cuda -DNO_MAIN \
 // RUN:   2>&1 | FileCheck %s --check-prefix=LIBRARY
+// RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' %s -- -x cuda -DHUGE_GRID \
+// RUN:   2>&1 | FileCheck %s --check-prefix=HUGE
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
@@ -85,3 +87,18 @@ int main(int argc, char **argv) {
 }
 #endif
 // DEFAULT: 4 findings in 1 file; 1 off the hot path not shown
+// A grid whose thread count overflows 64 bits is no toy (and no crash).
+#ifdef HUGE_GRID
+__global__ void hugeRows(const float *a, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int d = 0; d < 128; ++d)
+    // HUGE: hot-path-toy-size.cu:[[@LINE+1]]:10: warning: uncoalesced global load of 'a'
+    s += a[t * 128 + d];
+  out[t] = s;
+}
+int hugeMain() {
+  hugeRows<<<dim3(1 << 30, 1 << 30, 1 << 30), dim3(1024, 1024)>>>(nullptr, nullptr);
+  return 0;
+}
+#endif

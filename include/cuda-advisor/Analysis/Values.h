@@ -10,6 +10,7 @@
 #define CUDA_ADVISOR_ANALYSIS_VALUES_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
 #include <memory>
@@ -33,10 +34,12 @@ namespace cuda_advisor::analysis {
 struct Dim3Value {
   std::optional<int64_t> X, Y, Z;
   bool allKnown() const { return X && Y && Z; }
+  /// X * Y * Z; none when one is unknown or the product overflows.
   std::optional<int64_t> total() const {
-    if (!allKnown())
+    int64_t XY, XYZ;
+    if (!allKnown() || llvm::MulOverflow(*X, *Y, XY) || llvm::MulOverflow(XY, *Z, XYZ))
       return std::nullopt;
-    return *X * *Y * *Z;
+    return XYZ;
   }
   /// 1, 2 or 3: the highest dimension whose extent is known to be > 1 or unknown.
   unsigned rank() const;
