@@ -555,8 +555,11 @@ PriorityVerdict HotPath::toySizeVerdict(const FunctionFacts &F, clang::SourceLoc
 }
 
 PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {
-  if (PriorityVerdict Toy = toySizeVerdict(F, Loc, Depth); Toy.Level == Priority::Cold)
-    return Toy;
+  // Only for code of the kernel itself (Depth 0): at a call site on behalf of
+  // a __device__ helper, the helper's own loops are not counted.
+  if (Depth == 0)
+    if (PriorityVerdict Toy = toySizeVerdict(F, Loc, Depth); Toy.Level == Priority::Cold)
+      return Toy;
   // `for (r = 0; r < repeats; ++r) { upload; start; kernels; stop; check; }`:
   // what each repetition leaves out of its timing is its set-up or check.
   if (const auto &Rep = F.TimedRepetition;

@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -630,8 +631,8 @@ static bool documentsMultiples(const FunctionDecl *D, const SourceManager &SM,
     if (SM.getFileID(BodyBegin) != File || SM.getFileID(BodyEnd) != File)
       continue;
     unsigned EndOffset = SM.getFileOffset(BodyEnd);
-    Lexer Lex(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + SM.getFileOffset(BodyBegin),
-              Buffer.end());
+    Lexer Lex(SM.getLocForStartOfFile(File), LO, Buffer.begin(),
+              Buffer.begin() + SM.getFileOffset(BodyBegin), Buffer.end());
     Lex.SetCommentRetentionState(true);
     Token Tok;
     std::string Group;
@@ -701,11 +702,12 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     if (testsRemainder(Where, N, T, VT) ||
         testsRemainder(enclosingFunction(Call, AST), N, T, VT))
       continue; // Checked (or rounded) by hand.
-    const SourceManager &SM = Ctx.sourceManager();
-    if (documentsMultiples(Where, SM, AST.getLangOpts()) ||
-        documentsMultiples(enclosingFunction(Call, AST), SM, AST.getLangOpts()) ||
-        llvm::any_of(Kernels, [&](const FunctionDecl *K) {
-          return documentsMultiples(K, SM, AST.getLangOpts());
+    llvm::SmallSetVector<const FunctionDecl *, 4> Documented;
+    Documented.insert(Where);
+    Documented.insert(enclosingFunction(Call, AST));
+    Documented.insert(Kernels.begin(), Kernels.end());
+    if (llvm::any_of(Documented, [&](const FunctionDecl *F) {
+          return documentsMultiples(F, Ctx.sourceManager(), AST.getLangOpts());
         }))
       continue; // A stated precondition: sizes are multiples, by design.
     std::string NText = textOf(N, AST), TText = textOf(T, AST);

@@ -5,7 +5,8 @@
 // the hot path, whatever the access costs each time. Look-alikes keep the
 // warning: a large constant launch, a toy launch repeated in a loop, a grid
 // known only at run time, a kernel loop whose trip count is not constant,
-// and a file without main (other files may launch the kernel).
+// a __device__ helper's loop, and a file without main (other files may launch
+// the kernel).
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' %s -- -x cuda \
 // RUN:   2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,access-uncoalesced' %s -- -x cuda \
@@ -67,6 +68,20 @@ __global__ void longRows(const float *a, float *out, int n) {
   out[t] = s;
 }
 
+// A __device__ helper's own loop is not the kernel's: a toy launch of a
+// kernel whose helper walks 2^22 elements per thread keeps the warning.
+__device__ float longRowSum(const float *a, int t) {
+  float s = 0;
+  for (int d = 0; d < (1 << 22); ++d)
+    // DEFAULT-DAG: hot-path-toy-size.cu:[[@LINE+1]]:10: warning: uncoalesced global load of 'a'
+    s += a[t * (1 << 22) + d];
+  return s;
+}
+__global__ void toyLaunchOfHelper(const float *a, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = longRowSum(a, t);
+}
+
 #ifndef NO_MAIN
 void repeat(const float *a, float *out) {
   for (int it = 0; it < 1000; ++it)
@@ -82,11 +97,12 @@ int main(int argc, char **argv) {
   repeat(a, out);
   runtimeGridRows<<<atoi(argv[1]), 64>>>(a, out);
   longRows<<<4, 64>>>(a, out, atoi(argv[2]));
+  toyLaunchOfHelper<<<4, 64>>>(a, out);
   cudaDeviceSynchronize();
   return 0;
 }
 #endif
-// DEFAULT: 4 findings in 1 file; 1 off the hot path not shown
+// DEFAULT: 5 findings in 1 file; 1 off the hot path not shown
 // A grid whose thread count overflows 64 bits is no toy (and no crash).
 #ifdef HUGE_GRID
 __global__ void hugeRows(const float *a, float *out) {
