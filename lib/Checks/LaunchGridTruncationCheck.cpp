@@ -666,6 +666,15 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
   ValueTracker &VT = Ctx.facts().values();
   ASTContext &AST = Ctx.ast();
   SmallVector<const Expr *, 3> Components = gridComponents(Site->Grid, VT);
+  // One finding per launch: the dimensions it truncates are one thief (one
+  // grid to round up), not one finding each.
+  struct Truncation {
+    unsigned Dim;
+    const BinaryOperator *Div;
+    std::string N, T, Fixed;
+    std::optional<int64_t> NV, TV;
+  };
+  SmallVector<Truncation, 3> Found;
   for (unsigned I = 0; I < Components.size(); ++I) {
     const auto *Div = dyn_cast<BinaryOperator>(strip(VT.resolve(Components[I])));
     if (!Div || Div->getOpcode() != BO_Div || !Div->getType()->isIntegerType())
@@ -718,25 +727,65 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
     std::string Fixed = "(" + operandText(N, AST) + " + " +
                         (LiteralT ? std::to_string(*TV - 1) : operandText(T, AST) + " - 1") +
                         ") / " + operandText(T, AST);
-    std::string Msg = "grid of " + NText + " / " + TText + " blocks drops the last " + NText +
-                      " % " + TText + " elements when " + NText + " is not a multiple of " +
-                      TText;
-    if (NV && TV)
-      Msg = "grid of " + NText + " / " + TText + " = " + std::to_string(*NV / *TV) +
-            " blocks covers " + std::to_string(*NV / *TV * *TV) + " of " + std::to_string(*NV) +
-            " elements: the last " + std::to_string(*NV % *TV) + " are never processed";
-    Msg += "; round up";
-    auto D = diag(Div->getBeginLoc(), Msg);
-    D.range(Div->getSourceRange())
-        .fix(Div->getSourceRange(), Fixed)
-        .callSite(Call->getBeginLoc())
-        .kernel(Site->Kernel)
-        .api("cudaLaunchKernel")
-        .evidence(evidence::Dimension, static_cast<int64_t>(I));
-    if (Ctx.sourceManager().getFileLoc(Div->getBeginLoc()) !=
-        Ctx.sourceManager().getFileLoc(Site->Grid->getBeginLoc()))
-      D.note(Call->getBeginLoc(), "grid used by this launch");
+    Found.push_back({I, Div, NText, TText, Fixed, NV, TV});
   }
+  if (Found.empty())
+    return;
+  static const char *const Axis[] = {"x", "y", "z"};
+  auto Clause = [](const Truncation &X) {
+    if (X.NV && X.TV)
+      return std::to_string(*X.NV / *X.TV) + " blocks cover " +
+             std::to_string(*X.NV / *X.TV * *X.TV) + " of " + std::to_string(*X.NV) +
+             " elements: the last " + std::to_string(*X.NV % *X.TV) + " are never processed";
+    return "the last " + X.N + " % " + X.T + " elements are dropped when " + X.N +
+           " is not a multiple of " + X.T;
+  };
+  const Truncation &First = Found.front();
+  std::string Msg;
+  if (Found.size() == 1) {
+    const Truncation &X = Found.front();
+    Msg = "grid of " + X.N + " / " + X.T + " blocks drops the last " + X.N + " % " + X.T +
+          " elements when " + X.N + " is not a multiple of " + X.T;
+    if (X.NV && X.TV)
+      Msg = "grid of " + X.N + " / " + X.T + " = " + std::to_string(*X.NV / *X.TV) +
+            " blocks covers " + std::to_string(*X.NV / *X.TV * *X.TV) + " of " +
+            std::to_string(*X.NV) + " elements: the last " + std::to_string(*X.NV % *X.TV) +
+            " are never processed";
+  } else {
+    // grid of (w / 32, h / 8) blocks truncates x and y: in x, the last w % 32
+    // elements are dropped when ...; in y, ...
+    std::string Grid, Dims, Clauses;
+    for (unsigned K = 0; K < Found.size(); ++K) {
+      const Truncation &X = Found[K];
+      std::string Sep = K == 0 ? "" : K + 1 == Found.size() ? " and " : ", ";
+      Grid += (K ? ", " : "") + X.N + " / " + X.T;
+      Dims += Sep + Axis[X.Dim];
+      Clauses += std::string(K ? "; " : ": ") + "in " + Axis[X.Dim] + ", " + Clause(X);
+    }
+    // A square grid of one count (n / TILE, n / TILE) says it once.
+    if (llvm::all_of(Found, [&](const Truncation &X) {
+          return X.N == First.N && X.T == First.T;
+        }))
+      Clauses = ": in each, " + Clause(First);
+    Msg = "grid of (" + Grid + ") blocks truncates " + Dims + Clauses;
+  }
+  Msg += "; round up";
+  auto D = diag(First.Div->getBeginLoc(), Msg);
+  D.range(First.Div->getSourceRange());
+  for (const Truncation &X : Found)
+    D.fix(X.Div->getSourceRange(), X.Fixed);
+  D.callSite(Call->getBeginLoc())
+      .kernel(Site->Kernel)
+      .api("cudaLaunchKernel")
+      .evidence(evidence::Dimension, static_cast<int64_t>(First.Dim));
+  const SourceManager &SM = Ctx.sourceManager();
+  for (const Truncation &X : llvm::drop_begin(Found))
+    if (SM.getExpansionLineNumber(X.Div->getBeginLoc()) !=
+        SM.getExpansionLineNumber(First.Div->getBeginLoc()))
+      D.note(X.Div->getBeginLoc(), std::string("the grid's ") + Axis[X.Dim] + " dimension, " +
+                                       X.N + " / " + X.T + ", truncates too");
+  if (SM.getFileLoc(First.Div->getBeginLoc()) != SM.getFileLoc(Site->Grid->getBeginLoc()))
+    D.note(Call->getBeginLoc(), "grid used by this launch");
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(LaunchGridTruncationCheck)

@@ -46,13 +46,24 @@ void bad(float *d, int n, int w, int h) {
   add<<<blocks, 512>>>(d, n);
   // CHECK: :[[@LINE-1]]:3: note: grid used by this launch
 
-  // Both dimensions of a 2D grid.
+  // Both dimensions of a 2D grid: one grid to round up, one finding, with a
+  // fix for each division.
   dim3 block(32, 8);
-  // CHECK: :[[@LINE+3]]:13: warning: grid of w / 32 blocks
-  // CHECK: :[[@LINE+2]]:21: warning: grid of h / 8 blocks
+  // CHECK: :[[@LINE+4]]:13: warning: grid of (w / 32, h / 8) blocks truncates x and y: in x, the last w % 32 elements are dropped when w is not a multiple of 32; in y, the last h % 8 elements are dropped when h is not a multiple of 8; round up [launch-grid-truncation]
+  // CHECK: (w + 31) / 32
+  // CHECK: (h + 7) / 8
   // CHECK-NOT: warning:
   dim3 grid(w / 32, h / 8);
   add2d<<<grid, block>>>(d, w, h);
+
+  // The dimensions on lines of their own: a note at the second division.
+  // Constants: each dimension's lost elements.
+  // CHECK: :[[@LINE+3]]:17: warning: grid of (1000 / 32, 100 / 8) blocks truncates x and y: in x, 31 blocks cover 992 of 1000 elements: the last 8 are never processed; in y, 12 blocks cover 96 of 100 elements: the last 4 are never processed; round up
+  // CHECK: :[[@LINE+3]]:17: note: the grid's y dimension, 100 / 8, truncates too
+  // CHECK-NOT: warning:
+  dim3 constant(1000 / 32,
+                100 / 8);
+  add2d<<<constant, block>>>(d, w, h);
 
   // Division by an expression: the fix-it keeps it whole.
   // CHECK: :[[@LINE+2]]:9: warning: grid of (n * 2) / (threads * 2) blocks
@@ -193,8 +204,7 @@ void padded(float *d, int nel, int rows) {
 // the interior of an image, (cols - 2) / threads. A sum minus a constant is
 // the rounding idiom, (n + t) - 1.
 void interior(float *d, int rows, int cols, int threads) {
-  // CHECK: :[[@LINE+2]]:16: warning: grid of (cols - 2) / threads blocks drops the last (cols - 2) % threads elements
-  // CHECK: :[[@LINE+1]]:38: warning: grid of (rows - 2) / threads blocks drops the last (rows - 2) % threads elements
+  // CHECK: :[[@LINE+1]]:16: warning: grid of ((cols - 2) / threads, (rows - 2) / threads) blocks truncates x and y: in x, the last (cols - 2) % threads elements are dropped when (cols - 2) is not a multiple of threads; in y, the last (rows - 2) % threads elements
   dim3 dimGrid((cols - 2) / threads, (rows - 2) / threads);
   dim3 dimBlock(threads, threads);
   add2d<<<dimGrid, dimBlock>>>(d, cols, rows);
@@ -440,10 +450,8 @@ __global__ void tiledWithTail(const float *a, float *c, int n) {
 void tiled(const float *a, float *c, int n) {
   dim3 block(TILE, TILE);
   tiledTruncating<<<dim3(n / TILE, n / TILE), block>>>(a, c, n);
-  // CHECK: :[[@LINE+2]]:23: warning: grid of n / TILE blocks drops the last n % TILE elements
-  // CHECK: :[[@LINE+1]]:33: warning: grid of n / TILE blocks drops the last n % TILE elements
+  // CHECK: :[[@LINE+1]]:23: warning: grid of (n / TILE, n / TILE) blocks truncates x and y: in each, the last n % TILE elements are dropped when n is not a multiple of TILE; round up
   tiledRounded<<<dim3(n / TILE, n / TILE), block>>>(a, c, n);
-  // CHECK: :[[@LINE+2]]:24: warning: grid of n / TILE blocks drops the last n % TILE elements
-  // CHECK: :[[@LINE+1]]:34: warning: grid of n / TILE blocks drops the last n % TILE elements
+  // CHECK: :[[@LINE+1]]:24: warning: grid of (n / TILE, n / TILE) blocks truncates x and y: in each, the last n % TILE elements
   tiledWithTail<<<dim3(n / TILE, n / TILE), block>>>(a, c, n);
 }
