@@ -200,6 +200,68 @@ static bool reportableSymbolic(const AffineForm &Stride) {
   return Stride.content() != 0;
 }
 
+/// Whether a symbolic stride is a small record the thread walks whole: the
+/// pixel of `channels` bytes that `for (c = 0; c < channels; ++c)
+/// out[(y * w + x) * channels + c] = sum[c];` writes, where `sum[c]`, an
+/// array of 4, bounds `channels` by 4. The loop uses every byte of the
+/// record (as x, y and z of a float3 do), and the record is at most K
+/// elements long, K the array's length: the warp's accesses cover a
+/// contiguous range, as a covered constant stride of K elements would. A
+/// row walk (`m[r * n + c]` for c < n) bounds n by nothing: still reported.
+static bool walksSmallRecord(const MemoryAccess &A, const AffineForm &Stride, ASTContext &AST) {
+  if (Stride.terms().size() != 1 || Stride.terms()[0].Symbols.size() != 1)
+    return false;
+  const Term &ST = Stride.terms()[0];
+  const Symbol &X = ST.Symbols[0];
+  if (X.Kind != SymbolKind::Value || !X.Decl || ST.Coefficient <= 0)
+    return false;
+  for (const Term &T : A.Address.ByteOffset.terms()) {
+    // The loop walks the record one element at a time: its iteration weighs
+    // the element's size, the stride's coefficient.
+    if (T.Symbols.size() != 1 || T.Symbols[0].Kind != SymbolKind::LoopCounter ||
+        T.Coefficient != ST.Coefficient)
+      continue;
+    const auto *F = dyn_cast_or_null<ForStmt>(static_cast<const Stmt *>(T.Symbols[0].Site));
+    const auto *V = static_cast<const ValueDecl *>(T.Symbols[0].Decl);
+    if (!F || !V || !F->getCond() || !F->getBody())
+      continue;
+    // `c < X`, from 0.
+    const auto *Cond = dyn_cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+    auto RefersTo = [](const Expr *E, const void *D) {
+      const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == D;
+    };
+    if (!Cond || Cond->getOpcode() != BO_LT || !RefersTo(Cond->getLHS(), V) ||
+        !RefersTo(Cond->getRHS(), X.Decl))
+      continue;
+    const auto *Var = dyn_cast<VarDecl>(V);
+    Expr::EvalResult First;
+    if (!Var || !Var->getInit() || Var->getInit()->isValueDependent() ||
+        !Var->getInit()->EvaluateAsInt(First, AST) || First.Val.getInt() != 0)
+      continue;
+    // A fixed array of the thread's own, indexed by c in the loop's body.
+    std::optional<uint64_t> Bound;
+    llvm::SmallVector<const Stmt *, 16> Work{F->getBody()};
+    while (!Work.empty() && !Bound) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+        if (RefersTo(AS->getIdx(), V))
+          if (const auto *Base = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts()))
+            if (const auto *Arr = dyn_cast<VarDecl>(Base->getDecl());
+                Arr && Arr->hasLocalStorage())
+              if (const auto *CAT = AST.getAsConstantArrayType(Arr->getType()))
+                Bound = CAT->getSize().getZExtValue();
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    if (Bound && *Bound > 0 && *Bound * uint64_t(ST.Coefficient) <= 1024)
+      return true;
+  }
+  return false;
+}
+
 /// The record whose field the access reads, when the stride is its size.
 static const RecordDecl *structOfField(const Expr *Site, int64_t Stride, ASTContext &AST) {
   const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
@@ -359,7 +421,7 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
         return false;
       return Abs > int64_t(A.SizeBytes) && !CoveredAccesses.count(&A);
     }
-    return ReportSymbolic && reportableSymbolic(Stride);
+    return ReportSymbolic && reportableSymbolic(Stride) && !walksSmallRecord(A, Stride, AST);
   };
   // The traffic of the kernel's other, well-formed global accesses, in
   // sectors per warp, each weighted by how often a thread runs it. The
