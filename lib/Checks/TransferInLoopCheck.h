@@ -45,7 +45,11 @@ private:
   /// transfer over the bus and no wait for the host.
   bool isDeviceSideWork(const clang::CallExpr *Call, const analysis::ApiInfo &Api);
   void reportDirect(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
-                    const clang::Stmt *Loop);
+                    llvm::ArrayRef<const clang::Stmt *> Loops, const clang::FunctionDecl *FD);
+  /// Why a call in loops of a fixed few iterations, in code that runs once,
+  /// costs little: "its loop runs 4 times ...". Empty otherwise.
+  std::string fewFixedIterations(llvm::ArrayRef<const clang::Stmt *> Loops,
+                                 const clang::FunctionDecl *FD, std::optional<int64_t> Bytes);
   void reportIndirect(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                       const Reached &R, const clang::Stmt *Loop);
   /// Which fix the message suggests for a copy in a loop: hoist, batch,
