@@ -206,8 +206,9 @@ static bool reportableSymbolic(const AffineForm &Stride) {
 /// array of 4, bounds `channels` by 4. The loop uses every byte of the
 /// record (as x, y and z of a float3 do), and the record is at most K
 /// elements long, K the array's length: the warp's accesses cover a
-/// contiguous range, as a covered constant stride of K elements would. A
-/// row walk (`m[r * n + c]` for c < n) bounds n by nothing: still reported.
+/// contiguous range, as a covered constant stride of K elements would (K at
+/// most 64, K elements at most 1 KiB, as there). A row walk (`m[r * n + c]`
+/// for c < n) bounds n by nothing: still reported.
 static bool walksSmallRecord(const MemoryAccess &A, const AffineForm &Stride, ASTContext &AST) {
   if (Stride.terms().size() != 1 || Stride.terms()[0].Symbols.size() != 1)
     return false;
@@ -234,10 +235,21 @@ static bool walksSmallRecord(const MemoryAccess &A, const AffineForm &Stride, AS
     if (!Cond || Cond->getOpcode() != BO_LT || !RefersTo(Cond->getLHS(), V) ||
         !RefersTo(Cond->getRHS(), X.Decl))
       continue;
-    const auto *Var = dyn_cast<VarDecl>(V);
+    // From 0 (`int c = 0` or `c = 0` in the loop's own init), one by one.
+    const Expr *Init = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+        DS && DS->isSingleDecl() && DS->getSingleDecl() == V)
+      Init = cast<VarDecl>(V)->getInit();
+    else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit());
+             BO && BO->getOpcode() == BO_Assign && RefersTo(BO->getLHS(), V))
+      Init = BO->getRHS();
     Expr::EvalResult First;
-    if (!Var || !Var->getInit() || Var->getInit()->isValueDependent() ||
-        !Var->getInit()->EvaluateAsInt(First, AST) || First.Val.getInt() != 0)
+    if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(First, AST) ||
+        First.Val.getInt() != 0)
+      continue;
+    const auto *Inc = dyn_cast_or_null<UnaryOperator>(F->getInc() ? F->getInc()->IgnoreParenImpCasts()
+                                                                   : nullptr);
+    if (!Inc || !Inc->isIncrementOp() || !RefersTo(Inc->getSubExpr(), V))
       continue;
     // A fixed array of the thread's own, indexed by c in the loop's body.
     std::optional<uint64_t> Bound;
@@ -256,7 +268,9 @@ static bool walksSmallRecord(const MemoryAccess &A, const AffineForm &Stride, AS
       for (const Stmt *C : S->children())
         Work.push_back(C);
     }
-    if (Bound && *Bound > 0 && *Bound * uint64_t(ST.Coefficient) <= 1024)
+    // At most 64 elements and 1 KiB: the limits of a constant stride's
+    // covered group (a loop of at most 64 trips over at most 1 KiB).
+    if (Bound && *Bound > 0 && *Bound <= 64 && *Bound <= uint64_t(1024 / ST.Coefficient))
       return true;
   }
   return false;

@@ -9,6 +9,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -754,11 +755,16 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
   } else {
     // grid of (w / 32, h / 8) blocks truncates x and y: in x, the last w % 32
     // elements are dropped when ...; in y, ...
+    // Dimensions that do not truncate are left out of the tuple; when one
+    // lies between two that do (x and z), each component says its axis.
+    bool FromX = true;
+    for (unsigned K = 0; K < Found.size(); ++K)
+      FromX = FromX && Found[K].Dim == K;
     std::string Grid, Dims, Clauses;
     for (unsigned K = 0; K < Found.size(); ++K) {
       const Truncation &X = Found[K];
       std::string Sep = K == 0 ? "" : K + 1 == Found.size() ? " and " : ", ";
-      Grid += (K ? ", " : "") + X.N + " / " + X.T;
+      Grid += (K ? ", " : "") + (FromX ? "" : std::string(Axis[X.Dim]) + " = ") + X.N + " / " + X.T;
       Dims += Sep + Axis[X.Dim];
       Clauses += std::string(K ? "; " : ": ") + "in " + Axis[X.Dim] + ", " + Clause(X);
     }
@@ -772,16 +778,24 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
   Msg += "; round up";
   auto D = diag(First.Div->getBeginLoc(), Msg);
   D.range(First.Div->getSourceRange());
+  // One division may size several dimensions (`int nb = n / 16; dim3
+  // grid(nb, nb)`): one fix, and no note, for it.
+  llvm::SmallPtrSet<const Expr *, 3> Fixed;
   for (const Truncation &X : Found)
-    D.fix(X.Div->getSourceRange(), X.Fixed);
+    if (Fixed.insert(X.Div).second)
+      D.fix(X.Div->getSourceRange(), X.Fixed);
   D.callSite(Call->getBeginLoc())
       .kernel(Site->Kernel)
       .api("cudaLaunchKernel")
       .evidence(evidence::Dimension, static_cast<int64_t>(First.Dim));
   const SourceManager &SM = Ctx.sourceManager();
+  auto LineOf = [&](const Expr *E) {
+    clang::SourceLocation L = SM.getExpansionLoc(E->getBeginLoc());
+    return std::make_pair(SM.getFileID(L), SM.getExpansionLineNumber(L));
+  };
+  llvm::SmallPtrSet<const Expr *, 3> Noted{First.Div};
   for (const Truncation &X : llvm::drop_begin(Found))
-    if (SM.getExpansionLineNumber(X.Div->getBeginLoc()) !=
-        SM.getExpansionLineNumber(First.Div->getBeginLoc()))
+    if (Noted.insert(X.Div).second && LineOf(X.Div) != LineOf(First.Div))
       D.note(X.Div->getBeginLoc(), std::string("the grid's ") + Axis[X.Dim] + " dimension, " +
                                        X.N + " / " + X.T + ", truncates too");
   if (SM.getFileLoc(First.Div->getBeginLoc()) != SM.getFileLoc(Site->Grid->getBeginLoc()))

@@ -782,6 +782,17 @@ std::string TransferInLoopCheck::fewFixedIterations(ArrayRef<const Stmt *> Loops
   }
   if (*Bytes > MaxBytes / Calls || !Ctx.facts().hotPath().runsOnce(FD))
     return {};
+  // A loop that launches work is the program's computation, however small
+  // (`for (it < 20) { upload; kernel; download; }`): its copies are what the
+  // check is about.
+  bool Launches = false;
+  forEachCallInLoops(Loops.front(), [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+    HostCallKind K = classifyHostCall(C);
+    Launches = Launches || getLaunchSite(C) || K == HostCallKind::Launch ||
+               K == HostCallKind::LibraryWork;
+  });
+  if (Launches)
+    return {};
   std::string Loop = Loops.size() == 1 ? "its loop runs a fixed " : "its loops run a fixed ";
   return Loop + std::to_string(Calls) + " times in all, in code that runs once per run (" +
          formatBytes(*Bytes) + " each time, " + formatBytes(Calls * *Bytes) +

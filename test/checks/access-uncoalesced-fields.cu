@@ -65,9 +65,9 @@ __global__ void blurPixels(const unsigned char *in, unsigned char *out, float *o
 
 // Look-alikes: a row that each thread walks, bounded by nothing (a scalar
 // sum; a local array indexed by c % 4), a record bounded by an array too big
-// to be one (512 floats: 2 KiB apart, as a constant stride past 1 KiB is
-// reported), and a loop bound that is not the stride (the thread writes k
-// of the n elements of its row).
+// to be one (256 floats: more than the 64 elements, or the 1 KiB, that a
+// covered constant stride may have), and a loop bound that is not the
+// stride (the thread writes k of the n elements of its row).
 __global__ void rowSum(const float *m, float *out, int n) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0;
@@ -86,7 +86,7 @@ __global__ void rowModulo(const float *m, float *out, int n) {
 }
 __global__ void rowInBigArray(const float *m, float *out, int n) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
-  float big[512];
+  float big[256];
   for (int c = 0; c < n; c++)
     // CHECK: :[[@LINE+1]]:14: warning: uncoalesced global load of 'm': consecutive threads are `n` elements apart (a symbolic stride)
     big[c] = m[r * n + c];

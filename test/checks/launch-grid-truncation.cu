@@ -65,6 +65,18 @@ void bad(float *d, int n, int w, int h) {
                 100 / 8);
   add2d<<<constant, block>>>(d, w, h);
 
+  // One division sizing both dimensions: one fix, no note.
+  // CHECK: :[[@LINE+3]]:12: warning: grid of (w / 16, w / 16) blocks truncates x and y: in each, the last w % 16 elements
+  // CHECK: (w + 15) / 16
+  // CHECK-NOT: (w + 15) / 16
+  int nb = w / 16;
+  add2d<<<dim3(nb, nb), dim3(16, 16)>>>(d, w, h);
+
+  // x and z truncate, y does not: each component says its axis.
+  // CHECK: :[[@LINE+1]]:14: warning: grid of (x = w / 8, z = h / 4) blocks truncates x and z
+  dim3 grid3(w / 8, 2, h / 4);
+  add3d<<<grid3, dim3(8, 1, 4)>>>(d, w, 2, h);
+
   // Division by an expression: the fix-it keeps it whole.
   // CHECK: :[[@LINE+2]]:9: warning: grid of (n * 2) / (threads * 2) blocks
   // CHECK: ((n * 2) + (threads * 2) - 1) / (threads * 2)

@@ -2,8 +2,9 @@
 // 4x4 matrix one by one, in loops of a fixed 4 iterations. That is a few
 // calls of microseconds, once per run: a note (shown with --show-cold), not
 // a thief. Look-alikes keep the warning: a bound known only at run time, a
-// total past 1 MiB, more than 64 calls, and the same loop in a function that
-// main calls in a loop (each call runs the loop again).
+// total past 1 MiB, more than 64 calls, a fixed loop that launches a kernel,
+// and the same loop in a function that main calls in a loop (each call runs
+// the loop again).
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
@@ -59,6 +60,12 @@ int main(int argc, char **argv) {
     for (int j = 0; j < 8; j++)
       // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration of this loop; 8 bytes copied each time
       cudaMemcpy(d, h[0], sizeof(double), cudaMemcpyHostToDevice);
+  // A fixed loop that launches work: the program's computation, however small.
+  for (int it = 0; it < 20; it++) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop; 32 bytes copied each time
+    cudaMemcpy(d, h[0], size * sizeof(double), cudaMemcpyHostToDevice);
+    scale<<<1, 16>>>(d, size * size);
+  }
   // The same loop again on each of n rounds.
   for (int r = 0; r < n; r++)
     // CHECK: :[[@LINE+1]]:5: warning: 'uploadRows' calls cudaMemcpy and runs on every iteration of this loop
