@@ -2,6 +2,7 @@
 #include "LaunchBlockSizeCheck.h"
 #include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/HostCode.h"
+#include "cuda-advisor/Analysis/HotPath.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
 #include "cuda-advisor/Core/Units.h"
@@ -364,7 +365,15 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
     return true;
   }
 
+  /// The loops of the kernel and of the functions it calls (for a bound of
+  /// its serial work), and whether it calls a function whose body the scan
+  /// cannot see (defined elsewhere, or too deep): then the bound is unknown.
+  llvm::SmallVector<const Stmt *, 8> LoopStmts;
+  bool CallsUnseen = false;
+
   bool VisitStmt(Stmt *S) {
+    if (analysis::isLoop(S))
+      LoopStmts.push_back(S);
     Loops |= analysis::isLoop(S);
     SpinsOnFlag |= readsVolatile(analysis::loopCondition(S));
     return true;
@@ -401,8 +410,12 @@ struct SerialScan : RecursiveASTVisitor<SerialScan> {
     if (analysis::classifyHostCall(C) == analysis::HostCallKind::Timing)
       ReadsClock = true;
     const FunctionDecl *Def = FD->getDefinition();
-    if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second &&
-        !FD->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation())) {
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    if (SM.isInSystemHeader(FD->getLocation()) || FD->getBuiltinID())
+      return true;
+    if (!Def || !Def->hasBody() || (Depth == 0 && !Seen.count(Def)))
+      CallsUnseen = true;
+    if (Def && Def->hasBody() && Depth > 0 && Seen.insert(Def).second) {
       --Depth;
       TraverseStmt(Def->getBody());
       ++Depth;
@@ -443,6 +456,40 @@ static std::optional<std::string> oneThreadMessage(const LaunchSite &Site,
                      "active, so 31 of every 32 lanes idle; launch blocks of 128 or 256 "
                      "threads (and 1/128 or 1/256 as many blocks) and index with "
                      "blockIdx.x * blockDim.x + threadIdx.x");
+}
+
+/// Why a serial launch of one thread costs nothing worth a change: a toy.
+/// The loops of the kernel and of what it calls all have constant trip
+/// counts whose product (an upper bound of the iterations, nested or not) is
+/// at most 256, and the launch runs once per run (no loop around it, in
+/// code that runs once): some hundreds of dependent memory accesses at most,
+/// under a millisecond once (`<<<1, 1>>>` over a 4 x 4 matrix). A loop over
+/// a runtime `n`, a function the scan cannot see, or a launch that repeats
+/// keeps the warning.
+static std::string serialToy(const CallExpr *Call, const LaunchSite &Site, ValueTracker &VT,
+                             analysis::HotPath &HP, ASTContext &AST) {
+  constexpr int64_t MaxIterations = 256;
+  const FunctionDecl *Def = Site.Kernel ? Site.Kernel->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Def->isDependentContext())
+    return {};
+  SerialScan Scan;
+  Scan.TraverseStmt(Def->getBody());
+  if (Scan.CallsUnseen || Scan.LoopStmts.empty())
+    return {};
+  int64_t Iterations = 1;
+  for (const Stmt *L : Scan.LoopStmts) {
+    std::optional<int64_t> Trips = analysis::constantTripCount(L, VT);
+    if (!Trips || *Trips < 0 || (*Trips > 0 && Iterations > MaxIterations / *Trips))
+      return {};
+    Iterations *= std::max<int64_t>(*Trips, 1);
+  }
+  const FunctionDecl *Caller = analysis::enclosingFunction(Call, AST);
+  if (!Caller || analysis::mayRepeat(Call, AST) || !HP.runsOnce(Caller))
+    return {};
+  return "a toy size: the loops of '" + Def->getNameAsString() + "' make at most " +
+         std::to_string(Iterations) +
+         " iterations on its one thread, launched in code that runs once per run: under "
+         "a millisecond, once";
 }
 
 void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
@@ -522,8 +569,13 @@ void LaunchBlockSizeCheck::check(const MatchFinder::MatchResult &Result) {
       }
     }
     if (*Threads == 1) {
-      if (std::optional<std::string> Msg = oneThreadMessage(*Site, GridBlocks))
-        Emit(*Msg, Severity::Warning);
+      if (std::optional<std::string> Msg = oneThreadMessage(*Site, GridBlocks)) {
+        auto D = Emit(*Msg, Severity::Warning);
+        if (GridBlocks && *GridBlocks == 1)
+          if (std::string Toy = serialToy(Call, *Site, VT, Ctx.facts().hotPath(), Ctx.ast());
+              !Toy.empty())
+            D.cold(Toy);
+      }
       return;
     }
     if (OneWave)
