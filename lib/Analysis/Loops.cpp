@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <vector>
 
@@ -245,6 +246,111 @@ bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
     Parents = AST.getParents(*P);
   }
   return false;
+}
+
+namespace {
+/// Whether S increments V by a constant (`++V`, `V++`, `V += 1`).
+bool incrementsIn(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementOp() && refVar(UO->getSubExpr()) == V)
+    return true;
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+      CA && CA->getOpcode() == BO_AddAssign && refVar(CA->getLHS()) == V &&
+      isa<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return incrementsIn(C, V); });
+}
+
+/// Whether S assigns 0 to V (`V = 0`).
+bool resetsIn(const Stmt *S, const VarDecl *V, ASTContext &AST) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V) {
+    Expr::EvalResult R;
+    if (!BO->getRHS()->isValueDependent() && BO->getRHS()->EvaluateAsInt(R, AST) &&
+        R.Val.getInt() == 0)
+      return true;
+  }
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return resetsIn(C, V, AST); });
+}
+
+/// The period K of a condition that holds on one iteration in K of Loop
+/// (see periodicBranch), or null.
+const Expr *periodOf(const Expr *Cond, const IfStmt *If, const Stmt *Loop, ASTContext &AST) {
+  if (!Cond)
+    return nullptr;
+  Cond = Cond->IgnoreParenImpCasts();
+  // `i % K == c` or `!(i % K)`, i a counter of the loop.
+  auto Remainder = [&](const Expr *E) -> const Expr * {
+    const auto *R = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!R || R->getOpcode() != BO_Rem || !sameEachIteration(R->getRHS(), Loop))
+      return nullptr;
+    const VarDecl *V = refVar(R->getLHS());
+    if (!V || !(V == monotonicCounter(Loop) || incrementsIn(Loop, V)))
+      return nullptr;
+    return R->getRHS()->IgnoreParenImpCasts();
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return Remainder(UO->getSubExpr());
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return nullptr;
+  if (BO->getOpcode() == BO_LAnd) {
+    const Expr *K = periodOf(BO->getLHS(), If, Loop, AST);
+    return K ? K : periodOf(BO->getRHS(), If, Loop, AST);
+  }
+  auto IsConstant = [&](const Expr *E) {
+    Expr::EvalResult R;
+    return !E->isValueDependent() && E->EvaluateAsInt(R, AST);
+  };
+  if (BO->getOpcode() == BO_EQ) {
+    if (const Expr *K = Remainder(BO->getLHS()); K && IsConstant(BO->getRHS()))
+      return K;
+    if (const Expr *K = Remainder(BO->getRHS()); K && IsConstant(BO->getLHS()))
+      return K;
+  }
+  // `count == K` (or >=) with a count the loop increments and the branch
+  // resets: `if (drawCount == DRAW_RATE) { draw(); drawCount = 0; }`.
+  if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_GE) {
+    const VarDecl *C = refVar(BO->getLHS());
+    if (C && sameEachIteration(BO->getRHS(), Loop) && incrementsIn(Loop, C) &&
+        resetsIn(If->getThen(), C, AST))
+      return BO->getRHS()->IgnoreParenImpCasts();
+  }
+  return nullptr;
+}
+} // namespace
+
+std::optional<Periodic> periodicBranch(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
+  const Stmt *Child = S;
+  DynTypedNodeList Parents = AST.getParents(*S);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || P == Loop)
+      return std::nullopt;
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == Child)
+      if (const Expr *K = periodOf(If->getCond(), If, Loop, AST)) {
+        Periodic R;
+        const SourceManager &SM = AST.getSourceManager();
+        R.Period = Lexer::getSourceText(CharSourceRange::getTokenRange(K->getSourceRange()), SM,
+                                        AST.getLangOpts())
+                       .str();
+        R.Line = SM.getExpansionLineNumber(If->getBeginLoc());
+        Expr::EvalResult V;
+        if (!K->isValueDependent() && K->EvaluateAsInt(V, AST))
+          R.Value = V.Val.getInt().getSExtValue();
+        if (R.Period.empty() && R.Value)
+          R.Period = std::to_string(*R.Value);
+        if (!R.Period.empty() && (!R.Value || *R.Value >= 2))
+          return R;
+      }
+    Child = P;
+    Parents = AST.getParents(*P);
+  }
+  return std::nullopt;
 }
 
 namespace {

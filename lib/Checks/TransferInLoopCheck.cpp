@@ -799,10 +799,34 @@ std::string TransferInLoopCheck::fewFixedIterations(ArrayRef<const Stmt *> Loops
          " in all): a one-time cost of microseconds";
 }
 
+/// Why a call in a periodic branch of its loop (drawing every 10th step, a
+/// log line every `printEvery` iterations) is off the hot path: it is the
+/// program's periodic output, a tenth or less of the iterations. A period
+/// below 8 (every other iteration) is still the loop's traffic.
+/// "DRAW_RATE = 10", "printEvery", "10".
+static std::string periodText(const Periodic &Per) {
+  std::string K = Per.Period;
+  if (Per.Value && K != std::to_string(*Per.Value))
+    K += " = " + std::to_string(*Per.Value);
+  return K;
+}
+
+static std::string periodicReason(const std::optional<Periodic> &Per) {
+  if (!Per || (Per->Value && *Per->Value < 8))
+    return {};
+  return "it runs on one iteration in " + periodText(*Per) + " (the branch at line " +
+         std::to_string(Per->Line) +
+         "): periodic output (drawing, logging, a checkpoint), not the loop's per-iteration "
+         "traffic";
+}
+
 void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        ArrayRef<const Stmt *> Loops, const FunctionDecl *FD) {
   const Stmt *Loop = Loops.back();
   ValueTracker &VT = Ctx.facts().values();
+  std::optional<Periodic> Per = periodicBranch(Call, Loop, Ctx.ast());
+  const std::string Each =
+      Per ? "on one iteration in " + periodText(*Per) + " of this loop" : "on every iteration of this loop";
   std::string Msg;
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(Api.Name); Arg && *Arg < Call->getNumArgs())
@@ -829,7 +853,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     // a different buffer each iteration is set-up, not per-iteration scratch.
     if (Call->getNumArgs() == 0 || invarianceIn(Call->getArg(0), Loop, VT) == Invariance::Varies)
       return;
-    Msg = Api.Name + " allocates on every iteration of this loop";
+    Msg = Api.Name + " allocates " + Each;
     if (Bytes)
       Msg += " (" + formatBytes(*Bytes) + " each time)";
     Msg += "; allocate once before the loop and reuse the buffer";
@@ -848,7 +872,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     // pattern): freeing each of several buffers in turn is tear-down.
     if (Call->getNumArgs() == 0 || !allocatedInLoop(Call->getArg(0), Loop))
       return;
-    Msg = Api.Name + " frees memory on every iteration of this loop; keep the buffer and "
+    Msg = Api.Name + " frees memory " + Each + "; keep the buffer and "
                      "free it once after the loop";
     CompanionOfAlloc = "it frees what the same loop allocates: the allocation's finding is "
                        "this thief, and keeping the buffer removes both";
@@ -876,7 +900,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
       if (hostBufferSwapped(Call, HostSide, Loop))
         return; // Double buffering: the overlapped form of the copy.
     }
-    Msg = Api.Name + " runs on every iteration of this loop";
+    Msg = Api.Name + " runs " + Each;
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " copied each time";
     // A buffer that lives for one iteration (allocated and freed in it):
@@ -903,7 +927,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
   }
   default:
     // Memsets reset what the loop's kernels change: no hoisting advice.
-    Msg = Api.Name + " runs on every iteration of this loop";
+    Msg = Api.Name + " runs " + Each;
     if (Bytes)
       Msg += "; " + formatBytes(*Bytes) + " " + verbFor(Api.Kind).str() + " each time";
     Inv = operandInvariance(Call, Api, Loop, VT);
@@ -930,6 +954,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
            "the algorithm's, and costs little unless the rounds are many and short");
   else if (std::string Few = fewFixedIterations(Loops, FD, Bytes); !Few.empty())
     D.cold(Few);
+  else if (std::string P = periodicReason(Per); !P.empty())
+    D.cold(P);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .callSite(Call->getBeginLoc())
@@ -971,11 +997,15 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(R.Api.Name); Arg && *Arg < R.ApiCall->getNumArgs())
     Bytes = VT.evaluateInt(R.ApiCall->getArg(*Arg));
-  std::string Msg = describeCallee(Call) + " calls " + R.Api.Name +
-                    " and runs on every iteration of this loop";
+  std::optional<Periodic> Per = periodicBranch(Call, Loop, Ctx.ast());
+  std::string Msg = describeCallee(Call) + " calls " + R.Api.Name + " and runs " +
+                    (Per ? "on one iteration in " + periodText(*Per) + " of this loop"
+                         : std::string("on every iteration of this loop"));
   if (Bytes)
     Msg += "; " + formatBytes(*Bytes) + " " + verbFor(R.Api.Kind).str() + " each time";
   auto D = diag(Call->getBeginLoc(), Msg);
+  if (std::string P = periodicReason(Per); !P.empty())
+    D.cold(P);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .note(R.ApiCall->getBeginLoc(), R.Api.Name + " called here")

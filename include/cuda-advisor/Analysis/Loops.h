@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace clang {
 class ASTContext;
@@ -53,6 +54,20 @@ bool holdsOnOneIteration(const clang::Expr *Cond, const clang::Stmt *Loop);
 /// S is inside Loop, in the then-branch of an `if` whose condition holds on
 /// at most one iteration of it (holdsOnOneIteration).
 bool onOneIterationOf(const clang::Stmt *S, const clang::Stmt *Loop, clang::ASTContext &Ctx);
+
+/// A branch of Loop that runs on one iteration in K: S sits in the
+/// then-branch of an `if` whose condition (or a conjunct of it) is `i % K ==
+/// c` or `!(i % K)`, i a counter of the loop, or `count == K` (or `>=`) with
+/// a count the loop increments and the branch resets to 0 (`if (drawCount ==
+/// DRAW_RATE) { draw(); drawCount = 0; }`), K the same on every iteration:
+/// periodic output (drawing, logging, a checkpoint).
+struct Periodic {
+  std::string Period;          ///< K as written ("DRAW_RATE", "10").
+  std::optional<int64_t> Value; ///< K's value, when constant.
+  unsigned Line = 0;            ///< The `if`'s line.
+};
+std::optional<Periodic> periodicBranch(const clang::Stmt *S, const clang::Stmt *Loop,
+                                       clang::ASTContext &Ctx);
 
 /// Calls F for every call in Body, with the loops around it inside Body,
 /// outermost first. Lambda bodies are not entered (they run when called).
