@@ -1,5 +1,6 @@
 //===- Values.cpp - Constant values and variable writes --------------------===//
 #include "cuda-advisor/Analysis/Values.h"
+#include "cuda-advisor/Analysis/Loops.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseSet.h"
@@ -362,6 +363,29 @@ const InitListExpr *ValueTracker::constantTable(const ArraySubscriptExpr *AS) {
   return U.Refs == U.Subscripts ? Init : nullptr;
 }
 
+/// The smallest value of V, when V is the counter of a `for` that declares
+/// it with a constant and only counts it up (`for (int j = 10; j <= 23;
+/// ++j)`): the constant.
+static std::optional<int64_t> counterMinimum(const Expr *E, ValueTracker &VT) {
+  const DeclRefExpr *DRE = E ? asVarRef(E) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->getInit() || !V->isLocalVarDecl())
+    return std::nullopt;
+  ASTContext &Ctx = VT.context();
+  DynTypedNodeList DS = Ctx.getParents(*V);
+  const auto *Decl = DS.empty() ? nullptr : DS[0].get<DeclStmt>();
+  if (!Decl)
+    return std::nullopt;
+  DynTypedNodeList Fs = Ctx.getParents(*Decl);
+  const auto *For = Fs.empty() ? nullptr : Fs[0].get<ForStmt>();
+  if (!For || For->getInit() != Decl)
+    return std::nullopt;
+  std::optional<Induction> I = inductionOf(For, VT);
+  if (!I || I->Var != V || I->Step <= 0)
+    return std::nullopt;
+  return VT.evaluateInt(V->getInit());
+}
+
 bool ValueTracker::isMultipleOf(const Expr *E, int64_t K) {
   return K > 0 && isMultipleOfImpl(E, K, 0);
 }
@@ -416,6 +440,11 @@ bool ValueTracker::isMultipleOfImpl(const Expr *E, int64_t K, unsigned Depth) {
         return true;
       if (std::optional<int64_t> R = evaluateIntImpl(BO->getRHS(), 0); R && *R >= 0 && *R < 62)
         return (int64_t(1) << *R) % K == 0;
+      // `1 << j` in a sweep `for (j = 10; ...; ++j)`: a multiple of 1 << 10.
+      if (std::optional<int64_t> Lo = counterMinimum(BO->getRHS(), *this); Lo && *Lo >= 0 && *Lo < 62)
+        if (std::optional<int64_t> C = evaluateIntImpl(BO->getLHS(), 0);
+            C && *C > 0 && *C <= (INT64_MAX >> *Lo))
+          return (*C << *Lo) % K == 0;
       return false;
     default:
       return false;

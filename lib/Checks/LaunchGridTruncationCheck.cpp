@@ -5,11 +5,14 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -650,6 +653,75 @@ static bool documentsMultiples(const FunctionDecl *D, const SourceManager &SM,
   return false;
 }
 
+/// The largest block size of a sweep that doubles it: T is the counter of
+/// `for (int k = 1; k <= 1024; k *= 2)` (or `k <<= 1`, `k = k << 1`, `k = k *
+/// 2`), started at a power of two and bounded by a constant, and the body
+/// never writes it. Every value is a power of two that divides the largest:
+/// a count that is a multiple of it is a multiple of each.
+static std::optional<int64_t> doublingSweepMaximum(const Expr *T, ValueTracker &VT) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(T));
+  const auto *K = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!K || !K->isLocalVarDecl() || !K->getInit())
+    return std::nullopt;
+  ASTContext &Ctx = VT.context();
+  DynTypedNodeList DS = Ctx.getParents(*K);
+  const auto *Decl = DS.empty() ? nullptr : DS[0].get<DeclStmt>();
+  if (!Decl)
+    return std::nullopt;
+  DynTypedNodeList Fs = Ctx.getParents(*Decl);
+  const auto *For = Fs.empty() ? nullptr : Fs[0].get<ForStmt>();
+  if (!For || For->getInit() != Decl || !For->getCond() || !For->getInc() || !For->getBody())
+    return std::nullopt;
+  auto IsK = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(strip(E));
+    return R && R->getDecl() == K;
+  };
+  auto IsConst = [&](const Expr *E, int64_t V) {
+    std::optional<int64_t> C = VT.evaluateInt(E);
+    return C && *C == V;
+  };
+  // The step doubles k.
+  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
+  bool Doubles = false;
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc); CA && IsK(CA->getLHS()))
+    Doubles = (CA->getOpcode() == BO_MulAssign && IsConst(CA->getRHS(), 2)) ||
+              (CA->getOpcode() == BO_ShlAssign && IsConst(CA->getRHS(), 1));
+  else if (const auto *A = dyn_cast<BinaryOperator>(Inc);
+           A && A->getOpcode() == BO_Assign && IsK(A->getLHS()))
+    if (const auto *R = dyn_cast<BinaryOperator>(strip(A->getRHS())); R && IsK(R->getLHS()))
+      Doubles = (R->getOpcode() == BO_Mul && IsConst(R->getRHS(), 2)) ||
+                (R->getOpcode() == BO_Shl && IsConst(R->getRHS(), 1));
+  std::optional<int64_t> First = VT.evaluateInt(K->getInit());
+  if (!Doubles || !First || *First <= 0 || (*First & (*First - 1)) != 0)
+    return std::nullopt;
+  // `k <= C` or `k < C`.
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  std::optional<int64_t> C = Cond ? VT.evaluateInt(Cond->getRHS()) : std::nullopt;
+  if (!Cond || !IsK(Cond->getLHS()) || !C ||
+      (Cond->getOpcode() != BO_LE && Cond->getOpcode() != BO_LT))
+    return std::nullopt;
+  int64_t Limit = Cond->getOpcode() == BO_LE ? *C : *C - 1;
+  if (Limit < *First || Limit > (int64_t(1) << 40))
+    return std::nullopt;
+  // Nothing else writes k.
+  std::function<bool(const Stmt *)> Writes = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && IsK(BO->getLHS()))
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && IsK(UO->getSubExpr()))
+      return true;
+    return llvm::any_of(S->children(), Writes);
+  };
+  if (Writes(For->getBody()))
+    return std::nullopt;
+  int64_t Max = *First;
+  while (Max <= Limit / 2)
+    Max *= 2;
+  return Max;
+}
+
 /// Text of E that can stand as an operand of + and / without parentheses.
 static std::string operandText(const Expr *E, ASTContext &Ctx) {
   std::string T = textOf(E, Ctx);
@@ -693,6 +765,9 @@ void LaunchGridTruncationCheck::check(const MatchFinder::MatchResult &Result) {
       continue; // Divides exactly.
     if (TV && VT.isMultipleOf(N, *TV))
       continue; // Padded to the block size where it is computed (or passed).
+    if (!TV)
+      if (std::optional<int64_t> Max = doublingSweepMaximum(T, VT); Max && VT.isMultipleOf(N, *Max))
+        continue; // A sweep of power-of-two blocks, each dividing the sizes.
     if (TV && multipleLessAConstant(N, *TV, VT))
       continue; // (k * t - 1) / t: not an element count over the block size.
     const FunctionDecl *Where = enclosingFunction(Div, AST);
