@@ -162,6 +162,14 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       if (!Dir || *Dir == CopyKind::DeviceToHost || *Dir == CopyKind::Default ||
           *Dir == CopyKind::HostToHost)
         Consumes("a device-to-host copy");
+      // A blocking upload on every run of the scope (`cudaMemcpyToSymbol(flag,
+      // &zero, 4)` at the top of each iteration) first waits for the work
+      // queued before it, as the synchronization does: without the
+      // synchronization each iteration waits there instead, and removing it
+      // saves nothing unless the copy becomes asynchronous too.
+      else if (*Dir == CopyKind::HostToDevice && runsWheneverScopeRuns(C, Scope, AST))
+        Consumes("'" + (Api ? Api->Name : std::string("the copy")) +
+                 "', a blocking upload that waits for the GPU's earlier work anyway");
       continue;
     }
     case HostCallKind::Sync:

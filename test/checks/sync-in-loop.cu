@@ -85,6 +85,40 @@ void sometimesFreed(float *a, float *b, int n) {
   }
 }
 
+// Look-alike: a blocking upload at the top of every iteration (a counter
+// reset with cudaMemcpyToSymbol from a stack variable) waits for the previous
+// iteration's kernels as the synchronization does: removing the sync alone
+// saves nothing. An asynchronous reset, or a blocking upload on some
+// iterations only, leaves the synchronization a finding.
+__device__ int counter;
+void blockingReset(float *a, float *b, int n) {
+  for (int it = 0; it < 100; ++it) {
+    int zero = 0;
+    cudaMemcpyToSymbol(counter, &zero, sizeof(int));
+    step<<<n / 256, 256>>>(a, b, n);
+    cudaDeviceSynchronize();
+  }
+}
+void asyncReset(float *a, float *b, int n) {
+  for (int it = 0; it < 100; ++it) {
+    int zero = 0;
+    cudaMemcpyToSymbolAsync(counter, &zero, sizeof(int));
+    step<<<n / 256, 256>>>(a, b, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop (100 iterations){{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}
+void sometimesReset(float *a, float *b, int n) {
+  for (int it = 0; it < 100; ++it) {
+    int zero = 0;
+    if (it % 10 == 0)
+      cudaMemcpyToSymbol(counter, &zero, sizeof(int));
+    step<<<n / 256, 256>>>(a, b, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop (100 iterations){{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}
+
 // cudaFreeAsync returns the memory to the stream's pool without waiting.
 void perIterationPool(float *a, int n, cudaStream_t st) {
   for (int it = 0; it < 100; ++it) {
