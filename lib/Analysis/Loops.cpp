@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <numeric>
 #include <vector>
 
 using namespace clang;
@@ -209,6 +210,16 @@ bool isDeviceLoop(const Stmt *Loop) { return selectsDevice(loopBody(Loop)); }
 
 bool repeatsWork(const Stmt *Loop) { return !runsAtMostOnce(Loop) && !isDeviceLoop(Loop); }
 
+/// The parents of a node, through a declaration (the variable that a call
+/// initializes, `cudaError_t e = cudaMemcpy(...)` in an error-check macro) to
+/// the statement that declares it.
+static DynTypedNodeList stmtParents(const DynTypedNodeList &Parents, ASTContext &AST) {
+  if (!Parents.empty() && !Parents[0].get<Stmt>())
+    if (const auto *D = Parents[0].get<Decl>())
+      return AST.getParents(*D);
+  return Parents;
+}
+
 bool holdsOnOneIteration(const Expr *Cond, const Stmt *Loop) {
   if (!Cond)
     return false;
@@ -234,7 +245,7 @@ bool holdsOnOneIteration(const Expr *Cond, const Stmt *Loop) {
 
 bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
   const Stmt *Child = S;
-  DynTypedNodeList Parents = AST.getParents(*S);
+  DynTypedNodeList Parents = stmtParents(AST.getParents(*S), AST);
   for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
     const Stmt *P = Parents[0].get<Stmt>();
     if (!P || P == Loop)
@@ -243,112 +254,164 @@ bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
         If && If->getThen() == Child && holdsOnOneIteration(If->getCond(), Loop))
       return true;
     Child = P;
-    Parents = AST.getParents(*P);
+    Parents = stmtParents(AST.getParents(*P), AST);
   }
   return false;
 }
 
 namespace {
-/// Whether S increments V by a constant (`++V`, `V++`, `V += 1`).
-bool incrementsIn(const Stmt *S, const VarDecl *V) {
-  if (!S)
+/// `++V`, `V++` or `V += 1` as a statement of its own directly in Body (not
+/// under a condition).
+bool unitIncrementAtTop(const Stmt *Body, const VarDecl *V) {
+  auto IsInc = [&](const Stmt *S) {
+    const Expr *E = dyn_cast_or_null<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreImplicit();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return UO->isIncrementOp() && refVar(UO->getSubExpr()) == V;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
+      const auto *One = dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts());
+      return CA->getOpcode() == BO_AddAssign && refVar(CA->getLHS()) == V && One &&
+             One->getValue() == 1;
+    }
     return false;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && UO->isIncrementOp() && refVar(UO->getSubExpr()) == V)
-    return true;
-  if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
-      CA && CA->getOpcode() == BO_AddAssign && refVar(CA->getLHS()) == V &&
-      isa<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
-    return true;
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return incrementsIn(C, V); });
+  };
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Body))
+    return llvm::any_of(CS->body(), IsInc);
+  return IsInc(Body);
 }
 
-/// Whether S assigns 0 to V (`V = 0`).
-bool resetsIn(const Stmt *S, const VarDecl *V, ASTContext &AST) {
-  if (!S)
-    return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V) {
+/// `V = 0` as a statement of its own directly in S.
+bool resetAtTop(const Stmt *S, const VarDecl *V, ASTContext &AST) {
+  auto IsReset = [&](const Stmt *X) {
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(
+        dyn_cast_or_null<Expr>(X) ? cast<Expr>(X)->IgnoreImplicit() : nullptr);
     Expr::EvalResult R;
-    if (!BO->getRHS()->isValueDependent() && BO->getRHS()->EvaluateAsInt(R, AST) &&
-        R.Val.getInt() == 0)
-      return true;
-  }
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return resetsIn(C, V, AST); });
+    return BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V &&
+           !BO->getRHS()->isValueDependent() && BO->getRHS()->EvaluateAsInt(R, AST) &&
+           R.Val.getInt() == 0;
+  };
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return llvm::any_of(CS->body(), IsReset);
+  return IsReset(S);
 }
 
-/// The period K of a condition that holds on one iteration in K of Loop
-/// (see periodicBranch), or null.
-const Expr *periodOf(const Expr *Cond, const IfStmt *If, const Stmt *Loop, ASTContext &AST) {
+/// The step of Loop's `for` counter V: ++V and --V are 1, `V += c` is c.
+std::optional<int64_t> counterStep(const Stmt *Loop, const VarDecl *V) {
+  const auto *F = dyn_cast_or_null<ForStmt>(Loop);
+  const Expr *Inc = F && F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+      UO && UO->isIncrementDecrementOp() && refVar(UO->getSubExpr()) == V)
+    return 1;
+  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+      CA && refVar(CA->getLHS()) == V)
+    if (const auto *L = dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+      return int64_t(L->getValue().getZExtValue());
+  return std::nullopt;
+}
+
+/// The period of a condition that holds on one iteration in K of Loop (see
+/// periodicBranch): K, and the counter's step (the period is K / gcd(K,
+/// step)).
+struct PeriodTerm {
+  const Expr *K = nullptr;
+  int64_t Step = 1;
+};
+
+std::optional<PeriodTerm> periodOf(const Expr *Cond, const IfStmt *If, const Stmt *Loop,
+                                   ASTContext &AST, ValueTracker &VT) {
   if (!Cond)
-    return nullptr;
+    return std::nullopt;
   Cond = Cond->IgnoreParenImpCasts();
-  // `i % K == c` or `!(i % K)`, i a counter of the loop.
-  auto Remainder = [&](const Expr *E) -> const Expr * {
+  const Stmt *Body = loopBody(Loop);
+  // A count that the loop steps by one on every iteration, and writes
+  // nowhere else but (Resets) one `V = 0` at the top of the branch.
+  auto SteppedCount = [&](const VarDecl *V, bool Resets) {
+    return V && unitIncrementAtTop(Body, V) &&
+           (!Resets || resetAtTop(If->getThen(), V, AST)) &&
+           writesInside(V, Loop, VT) == (Resets ? 2u : 1u);
+  };
+  // `i % K == c` or `!(i % K)`, i the loop's counter or a stepped count.
+  auto Remainder = [&](const Expr *E) -> std::optional<PeriodTerm> {
     const auto *R = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
     if (!R || R->getOpcode() != BO_Rem || !sameEachIteration(R->getRHS(), Loop))
-      return nullptr;
+      return std::nullopt;
     const VarDecl *V = refVar(R->getLHS());
-    if (!V || !(V == monotonicCounter(Loop) || incrementsIn(Loop, V)))
-      return nullptr;
-    return R->getRHS()->IgnoreParenImpCasts();
+    const Expr *K = R->getRHS()->IgnoreParenImpCasts();
+    if (V && V == monotonicCounter(Loop))
+      if (std::optional<int64_t> Step = counterStep(Loop, V); Step && *Step != 0)
+        return PeriodTerm{K, *Step < 0 ? -*Step : *Step};
+    if (SteppedCount(V, /*Resets=*/false))
+      return PeriodTerm{K, 1};
+    return std::nullopt;
   };
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
     return Remainder(UO->getSubExpr());
   const auto *BO = dyn_cast<BinaryOperator>(Cond);
   if (!BO)
-    return nullptr;
+    return std::nullopt;
   if (BO->getOpcode() == BO_LAnd) {
-    const Expr *K = periodOf(BO->getLHS(), If, Loop, AST);
-    return K ? K : periodOf(BO->getRHS(), If, Loop, AST);
+    std::optional<PeriodTerm> K = periodOf(BO->getLHS(), If, Loop, AST, VT);
+    return K ? K : periodOf(BO->getRHS(), If, Loop, AST, VT);
   }
   auto IsConstant = [&](const Expr *E) {
     Expr::EvalResult R;
     return !E->isValueDependent() && E->EvaluateAsInt(R, AST);
   };
   if (BO->getOpcode() == BO_EQ) {
-    if (const Expr *K = Remainder(BO->getLHS()); K && IsConstant(BO->getRHS()))
+    if (std::optional<PeriodTerm> K = Remainder(BO->getLHS()); K && IsConstant(BO->getRHS()))
       return K;
-    if (const Expr *K = Remainder(BO->getRHS()); K && IsConstant(BO->getLHS()))
+    if (std::optional<PeriodTerm> K = Remainder(BO->getRHS()); K && IsConstant(BO->getLHS()))
       return K;
   }
-  // `count == K` (or >=) with a count the loop increments and the branch
+  // `count == K` (or >=) with a count the loop steps by one and the branch
   // resets: `if (drawCount == DRAW_RATE) { draw(); drawCount = 0; }`.
-  if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_GE) {
-    const VarDecl *C = refVar(BO->getLHS());
-    if (C && sameEachIteration(BO->getRHS(), Loop) && incrementsIn(Loop, C) &&
-        resetsIn(If->getThen(), C, AST))
-      return BO->getRHS()->IgnoreParenImpCasts();
-  }
-  return nullptr;
+  if ((BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_GE) &&
+      sameEachIteration(BO->getRHS(), Loop) && SteppedCount(refVar(BO->getLHS()), true))
+    return PeriodTerm{BO->getRHS()->IgnoreParenImpCasts(), 1};
+  return std::nullopt;
 }
+
 } // namespace
 
-std::optional<Periodic> periodicBranch(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
+std::optional<Periodic> periodicBranch(const Stmt *S, const Stmt *Loop, ASTContext &AST,
+                                       ValueTracker &VT) {
   const Stmt *Child = S;
-  DynTypedNodeList Parents = AST.getParents(*S);
+  DynTypedNodeList Parents = stmtParents(AST.getParents(*S), AST);
   for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
     const Stmt *P = Parents[0].get<Stmt>();
     if (!P || P == Loop)
       return std::nullopt;
     if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == Child)
-      if (const Expr *K = periodOf(If->getCond(), If, Loop, AST)) {
+      if (std::optional<PeriodTerm> T = periodOf(If->getCond(), If, Loop, AST, VT)) {
         Periodic R;
         const SourceManager &SM = AST.getSourceManager();
-        R.Period = Lexer::getSourceText(CharSourceRange::getTokenRange(K->getSourceRange()), SM,
-                                        AST.getLangOpts())
-                       .str();
         R.Line = SM.getExpansionLineNumber(If->getBeginLoc());
         Expr::EvalResult V;
-        if (!K->isValueDependent() && K->EvaluateAsInt(V, AST))
-          R.Value = V.Val.getInt().getSExtValue();
-        if (R.Period.empty() && R.Value)
+        std::optional<int64_t> K;
+        if (!T->K->isValueDependent() && T->K->EvaluateAsInt(V, AST))
+          K = V.Val.getInt().getSExtValue();
+        if (T->Step != 1) {
+          // `t += 4` with `t % 8 == 0`: one iteration in 2.
+          if (!K || *K <= 0)
+            return std::nullopt;
+          R.Value = *K / std::gcd(*K, T->Step);
           R.Period = std::to_string(*R.Value);
+        } else {
+          R.Value = K;
+          R.Period = Lexer::getSourceText(CharSourceRange::getTokenRange(T->K->getSourceRange()),
+                                          SM, AST.getLangOpts())
+                         .str();
+          if (R.Period.empty() && K)
+            R.Period = std::to_string(*K);
+        }
         if (!R.Period.empty() && (!R.Value || *R.Value >= 2))
           return R;
+        return std::nullopt;
       }
     Child = P;
-    Parents = AST.getParents(*P);
+    Parents = stmtParents(AST.getParents(*P), AST);
   }
   return std::nullopt;
 }
@@ -598,6 +661,8 @@ std::optional<Induction> stepOf(const Expr *E, ValueTracker &VT) {
   return std::nullopt;
 }
 
+} // namespace
+
 /// Writes of V inside S (stores other than its initializer, ++, +=...).
 unsigned writesInside(const VarDecl *V, const Stmt *S, ValueTracker &VT) {
   const VarWrites *W = VT.writesOf(V);
@@ -611,6 +676,8 @@ unsigned writesInside(const VarDecl *V, const Stmt *S, ValueTracker &VT) {
     N += E != V->getInit() && contains(S, E->getBeginLoc(), SM);
   return N;
 }
+
+namespace {
 
 const Stmt *loopBody(const Stmt *Loop) {
   if (const auto *F = dyn_cast<ForStmt>(Loop))

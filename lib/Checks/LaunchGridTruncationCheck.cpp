@@ -1,6 +1,7 @@
 //===- LaunchGridTruncationCheck.cpp - launch-grid-truncation --------------===//
 #include "LaunchGridTruncationCheck.h"
 #include "cuda-advisor/Analysis/Kernels.h"
+#include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
@@ -12,7 +13,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
-#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -703,18 +703,8 @@ static std::optional<int64_t> doublingSweepMaximum(const Expr *T, ValueTracker &
   int64_t Limit = Cond->getOpcode() == BO_LE ? *C : *C - 1;
   if (Limit < *First || Limit > (int64_t(1) << 40))
     return std::nullopt;
-  // Nothing else writes k.
-  std::function<bool(const Stmt *)> Writes = [&](const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && IsK(BO->getLHS()))
-      return true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && IsK(UO->getSubExpr()))
-      return true;
-    return llvm::any_of(S->children(), Writes);
-  };
-  if (Writes(For->getBody()))
+  // Nothing else writes k (a store, ++, a non-const reference...).
+  if (writesInside(K, For->getBody(), VT) != 0)
     return std::nullopt;
   int64_t Max = *First;
   while (Max <= Limit / 2)

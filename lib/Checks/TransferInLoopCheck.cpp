@@ -824,7 +824,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        ArrayRef<const Stmt *> Loops, const FunctionDecl *FD) {
   const Stmt *Loop = Loops.back();
   ValueTracker &VT = Ctx.facts().values();
-  std::optional<Periodic> Per = periodicBranch(Call, Loop, Ctx.ast());
+  std::optional<Periodic> Per = periodicBranch(Call, Loop, Ctx.ast(), Ctx.facts().values());
   const std::string Each =
       Per ? "on one iteration in " + periodText(*Per) + " of this loop" : "on every iteration of this loop";
   std::string Msg;
@@ -997,7 +997,7 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   std::optional<int64_t> Bytes;
   if (auto Arg = byteCountArgument(R.Api.Name); Arg && *Arg < R.ApiCall->getNumArgs())
     Bytes = VT.evaluateInt(R.ApiCall->getArg(*Arg));
-  std::optional<Periodic> Per = periodicBranch(Call, Loop, Ctx.ast());
+  std::optional<Periodic> Per = periodicBranch(Call, Loop, Ctx.ast(), Ctx.facts().values());
   std::string Msg = describeCallee(Call) + " calls " + R.Api.Name + " and runs " +
                     (Per ? "on one iteration in " + periodText(*Per) + " of this loop"
                          : std::string("on every iteration of this loop"));

@@ -3,8 +3,8 @@
 // log every `every` steps (`step % every == 0`). The message says how often
 // it runs; with a period of at least 8 (or one known only at run time) it is
 // periodic output, a note off the hot path. Look-alikes keep the warning: a
-// period of 2, a remainder of a value the loop does not count, and the same
-// copy outside the branch.
+// period of 2, a remainder of a value the loop does not count, the same copy
+// outside the branch, and conditions that are no period (below).
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
@@ -48,5 +48,51 @@ void simulate(float *h, float *d, int n, int steps, int printEvery, bool drawing
       cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
     // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop
     cudaMemcpy(h + 1, d, sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+
+// Through an error-check macro (the call initializes a variable): the same.
+#define CHECK(call)                                                                          \
+  do {                                                                                       \
+    cudaError_t e = (call);                                                                  \
+    if (e != cudaSuccess)                                                                    \
+      return;                                                                                \
+  } while (0)
+void checked(float *h, float *d, int n, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    step<<<(n + 255) / 256, 256>>>(d, n);
+    if (s % 100 == 0)
+      // COLD: :[[@LINE+2]]:13: note: cudaMemcpy runs on one iteration in 100 of this loop
+      // COLD: note: off the hot path: it runs on one iteration in 100 (the branch at line [[@LINE-2]])
+      CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+  }
+}
+
+// Look-alikes that are no period of K: a counter stepped by 4 (t % 8 holds on
+// one iteration in 2), a count stepped only on some iterations, and a count
+// reset outside the branch (it may stay at K).
+bool accept(int);
+void notPeriodic(float *h, float *d, int n, int steps, bool flush) {
+  for (int t = 0; t < steps; t += 4) {
+    step<<<(n + 255) / 256, 256>>>(d, n);
+    if (t % 8 == 0)
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on one iteration in 2 of this loop
+      cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  int accepted = 0, pending = 0;
+  for (int s = 0; s < steps; ++s) {
+    step<<<(n + 255) / 256, 256>>>(d, n);
+    if (accept(s))
+      ++accepted;
+    if (accepted % 100 == 0)
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration of this loop
+      cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    ++pending;
+    if (pending >= 16) {
+      // CHECK: :[[@LINE+1]]:7: warning: cudaMemcpy runs on every iteration of this loop
+      cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+      if (flush)
+        pending = 0;
+    }
   }
 }

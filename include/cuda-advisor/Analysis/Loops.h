@@ -67,7 +67,11 @@ struct Periodic {
   unsigned Line = 0;            ///< The `if`'s line.
 };
 std::optional<Periodic> periodicBranch(const clang::Stmt *S, const clang::Stmt *Loop,
-                                       clang::ASTContext &Ctx);
+                                       clang::ASTContext &Ctx, ValueTracker &VT);
+
+/// Writes of V inside S other than its initializer (stores, ++, +=, passing
+/// it by reference...); ~0u when they are unknown (its address escapes).
+unsigned writesInside(const clang::VarDecl *V, const clang::Stmt *S, ValueTracker &VT);
 
 /// Calls F for every call in Body, with the loops around it inside Body,
 /// outermost first. Lambda bodies are not entered (they run when called).
