@@ -108,11 +108,26 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
   Summary Out;
   llvm::DenseSet<const ValueDecl *> GpuBuffers;
   llvm::DenseSet<const Stmt *> GpuCalls; // Their arguments are not host accesses.
-  auto Consumes = [&](std::string Why, bool Timing = false) {
-    if (Out.Consumer.empty()) {
+  auto Consumes = [&](std::string Why, bool Timing = false, bool EveryRun = false) {
+    // A consumer that holds whatever the call site gives way to one that
+    // holds only when the function runs in full.
+    if (Out.Consumer.empty() || (Out.ConsumerEveryRun && !EveryRun)) {
       Out.Consumer = std::move(Why);
       Out.ConsumerIsTiming = Timing;
+      Out.ConsumerEveryRun = EveryRun;
     }
+  };
+  // A blocking upload on every run waits for the earlier work only when that
+  // work is on the legacy default stream (no stream, or stream 0): work on a
+  // stream created with cudaStreamNonBlocking, a library's, or a callee's
+  // goes on without it.
+  std::string BlockingUpload;
+  bool AllWorkOnDefaultStream = true;
+  auto OnDefaultStream = [&](const Expr *S) {
+    if (!S)
+      return true;
+    std::optional<int64_t> V = Ctx.facts().values().evaluateInt(S);
+    return (V && *V == 0) || isa<CXXNullPtrLiteralExpr, GNUNullExpr>(S->IgnoreParenImpCasts());
   };
   auto AddGpuBuffers = [&](const CallExpr *C) {
     forEachPointerArg(C, [&](const Expr *Arg) {
@@ -145,6 +160,13 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     if (queuesGpuWork(K)) {
       if (!Out.Work)
         Out.Work = C;
+      if (K == HostCallKind::Launch) {
+        std::optional<LaunchSite> L = getLaunchSite(C);
+        AllWorkOnDefaultStream &= L && OnDefaultStream(L->Stream);
+      } else {
+        const Expr *S = Api ? streamArgument(C, *Api) : nullptr;
+        AllWorkOnDefaultStream &= Api && OnDefaultStream(S);
+      }
       GpuCalls.insert(C);
       AddGpuBuffers(C);
       if (Api && Api->Kind == ApiKind::CopyAsync) {
@@ -167,9 +189,13 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       // queued before it, as the synchronization does: without the
       // synchronization each iteration waits there instead, and removing it
       // saves nothing unless the copy becomes asynchronous too.
-      else if (*Dir == CopyKind::HostToDevice && runsWheneverScopeRuns(C, Scope, AST))
-        Consumes("'" + (Api ? Api->Name : std::string("the copy")) +
-                 "', a blocking upload that waits for the GPU's earlier work anyway");
+      else if (*Dir == CopyKind::HostToDevice && runsWheneverScopeRuns(C, Scope, AST) && Api &&
+               !StringRef(C->getDirectCallee() ? C->getDirectCallee()->getName() : "")
+                    .ends_with("_ptds") &&
+               BlockingUpload.empty())
+        BlockingUpload = "'" + Api->Name +
+                         "', a blocking upload that waits for the work queued before it on "
+                         "the default stream anyway";
       continue;
     }
     case HostCallKind::Sync:
@@ -219,7 +245,7 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
       // thief (transfer-in-loop reports it).
       if (Api && (Api->Kind == ApiKind::Free || Api->Kind == ApiKind::HostFree) && !Api->Async &&
           runsWheneverScopeRuns(C, Scope, AST))
-        Consumes("'" + Api->Name + "', which waits for the GPU anyway");
+        Consumes("'" + Api->Name + "', which waits for the GPU anyway", false, /*EveryRun=*/true);
       continue;
     }
     if (Ctx.isLibraryCode(FD))
@@ -235,18 +261,22 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     const Summary &S = summaryOf(Def, Depth + 1);
     bool OneIterationTimer = S.ConsumerIsTiming && !S.Work && S.Syncs.empty() && isLoop(Scope) &&
                              onOneIterationOf(C, Scope, AST);
-    if (!S.Consumer.empty() && !OneIterationTimer)
+    if (!S.Consumer.empty() && !OneIterationTimer &&
+        (!S.ConsumerEveryRun || runsWheneverScopeRuns(C, Scope, AST)))
       Consumes("'" + FD->getNameAsString() + "' may need it (" + S.Consumer + ")",
-               S.ConsumerIsTiming);
+               S.ConsumerIsTiming, S.ConsumerEveryRun);
     if (S.Work) {
       if (!Out.Work)
         Out.Work = C;
+      AllWorkOnDefaultStream = false; // The callee's streams are its own.
       GpuCalls.insert(C);
       AddGpuBuffers(C); // What the callee's GPU work may use.
     }
     if (!S.Syncs.empty() && runsWheneverScopeRuns(C, Scope, AST))
       Out.Syncs.push_back({C, S.Syncs.front().second});
   }
+  if (!BlockingUpload.empty() && AllWorkOnDefaultStream)
+    Consumes(BlockingUpload, false, /*EveryRun=*/true);
   if (!Out.Consumer.empty())
     return Out;
 

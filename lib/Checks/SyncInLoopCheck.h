@@ -35,6 +35,10 @@ public:
     std::string Consumer;
     /// Consumer is a clock read (a timer helper).
     bool ConsumerIsTiming = false;
+    /// Consumer is a wait that happens on every run of the function (a
+    /// blocking upload, a free): at a call site it counts only when the call
+    /// runs on every run of the scope there.
+    bool ConsumerEveryRun = false;
   };
 
 private:

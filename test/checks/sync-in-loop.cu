@@ -119,6 +119,32 @@ void sometimesReset(float *a, float *b, int n) {
   }
 }
 
+// Look-alikes: the reset in a helper called on some iterations only, and the
+// loop's kernels on a stream of their own (created non-blocking: the upload on
+// the default stream does not wait for them).
+static void resetCounter() {
+  int zero = 0;
+  cudaMemcpyToSymbol(counter, &zero, sizeof(int));
+}
+void sometimesResetByHelper(float *a, float *b, int n) {
+  for (int it = 0; it < 100; ++it) {
+    if (it % 10 == 0)
+      resetCounter();
+    step<<<n / 256, 256>>>(a, b, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop (100 iterations){{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}
+void resetBesideStream(float *a, float *b, int n, cudaStream_t st) {
+  for (int it = 0; it < 100; ++it) {
+    int zero = 0;
+    cudaMemcpyToSymbol(counter, &zero, sizeof(int));
+    step<<<n / 256, 256, 0, st>>>(a, b, n);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration of this loop (100 iterations){{.*}} [sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}
+
 // cudaFreeAsync returns the memory to the stream's pool without waiting.
 void perIterationPool(float *a, int n, cudaStream_t st) {
   for (int it = 0; it < 100; ++it) {
