@@ -20,6 +20,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -78,6 +79,51 @@ template <typename F> void forEachPointerArg(const CallExpr *C, F Fn) {
     if (T->isPointerType() || T->isArrayType() || Arg->getType()->isPointerType())
       Fn(Arg);
   }
+}
+
+/// A Thrust algorithm that computes its return value on the device, so that
+/// returning it waits for the GPU: reductions, counts, searches, and the
+/// algorithms whose returned end depends on the data (remove_if, unique,
+/// copy_if, partition).
+bool returnsDeviceResult(const CallExpr *C) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || FD->getReturnType()->isVoidType() ||
+      !StringRef(FD->getQualifiedNameAsString()).starts_with("thrust::"))
+    return false;
+  return llvm::is_contained(
+      {"reduce", "transform_reduce", "inner_product", "count", "count_if", "max_element",
+       "min_element", "minmax_element", "find", "find_if", "find_if_not", "all_of", "any_of",
+       "none_of", "is_sorted", "is_sorted_until", "is_partitioned", "equal", "mismatch",
+       "remove", "remove_if", "unique", "copy_if", "partition", "unique_by_key",
+       "reduce_by_key"},
+      FD->getName());
+}
+
+/// E's value is used: it is not a statement of its own (a call whose result
+/// is dropped).
+bool resultUsed(const Expr *E, ASTContext &AST) {
+  const Stmt *Child = E;
+  for (unsigned Steps = 0; Steps < 16; ++Steps) {
+    DynTypedNodeList Parents = AST.getParents(*Child);
+    if (Parents.empty())
+      return false;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return true; // A variable's initializer.
+    if (isa<ImplicitCastExpr, ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+            ParenExpr>(P)) {
+      Child = P;
+      continue;
+    }
+    if (isa<CompoundStmt>(P))
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return If->getCond() == Child;
+    if (isLoop(P))
+      return loopCondition(P) == Child;
+    return isa<Expr, ReturnStmt>(P);
+  }
+  return false;
 }
 
 } // namespace
@@ -174,6 +220,14 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
         if (!Dir || *Dir == CopyKind::DeviceToHost || *Dir == CopyKind::Default)
           Consumes("a device-to-host copy");
       }
+      // `leading = thrust::max_element(...) - first` on every iteration: the
+      // algorithm brings its result back to the host, waiting for the GPU's
+      // earlier work, as the synchronization does.
+      if (K == HostCallKind::LibraryWork && returnsDeviceResult(C) && resultUsed(C, AST) &&
+          runsWheneverScopeRuns(C, Scope, AST))
+        Consumes("'" + C->getDirectCallee()->getQualifiedNameAsString() +
+                     "', whose result the host reads: it waits for the GPU anyway",
+                 false, /*EveryRun=*/true);
       continue;
     }
     switch (K) {
