@@ -297,20 +297,6 @@ bool resetAtTop(const Stmt *S, const VarDecl *V, ASTContext &AST) {
   return IsReset(S);
 }
 
-/// The step of Loop's `for` counter V: ++V and --V are 1, `V += c` is c.
-std::optional<int64_t> counterStep(const Stmt *Loop, const VarDecl *V) {
-  const auto *F = dyn_cast_or_null<ForStmt>(Loop);
-  const Expr *Inc = F && F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
-      UO && UO->isIncrementDecrementOp() && refVar(UO->getSubExpr()) == V)
-    return 1;
-  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-      CA && refVar(CA->getLHS()) == V)
-    if (const auto *L = dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
-      return int64_t(L->getValue().getZExtValue());
-  return std::nullopt;
-}
-
 /// The period of a condition that holds on one iteration in K of Loop (see
 /// periodicBranch): K, and the counter's step (the period is K / gcd(K,
 /// step)).
@@ -339,9 +325,8 @@ std::optional<PeriodTerm> periodOf(const Expr *Cond, const IfStmt *If, const Stm
       return std::nullopt;
     const VarDecl *V = refVar(R->getLHS());
     const Expr *K = R->getRHS()->IgnoreParenImpCasts();
-    if (V && V == monotonicCounter(Loop))
-      if (std::optional<int64_t> Step = counterStep(Loop, V); Step && *Step != 0)
-        return PeriodTerm{K, *Step < 0 ? -*Step : *Step};
+    if (std::optional<Induction> I = inductionOf(Loop, VT); V && I && I->Var == V)
+      return PeriodTerm{K, I->Step < 0 ? -I->Step : I->Step};
     if (SteppedCount(V, /*Resets=*/false))
       return PeriodTerm{K, 1};
     return std::nullopt;
@@ -662,6 +647,18 @@ std::optional<Induction> stepOf(const Expr *E, ValueTracker &VT) {
 }
 
 } // namespace
+
+const ForStmt *declaringFor(const VarDecl *V, ASTContext &Ctx) {
+  if (!V)
+    return nullptr;
+  DynTypedNodeList DS = Ctx.getParents(*V);
+  const auto *Decl = DS.empty() ? nullptr : DS[0].get<DeclStmt>();
+  if (!Decl)
+    return nullptr;
+  DynTypedNodeList Fs = Ctx.getParents(*Decl);
+  const auto *For = Fs.empty() ? nullptr : Fs[0].get<ForStmt>();
+  return For && For->getInit() == Decl ? For : nullptr;
+}
 
 /// Writes of V inside S (stores other than its initializer, ++, +=...).
 unsigned writesInside(const VarDecl *V, const Stmt *S, ValueTracker &VT) {

@@ -371,14 +371,8 @@ static std::optional<int64_t> counterMinimum(const Expr *E, ValueTracker &VT) {
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || !V->getInit() || !V->isLocalVarDecl())
     return std::nullopt;
-  ASTContext &Ctx = VT.context();
-  DynTypedNodeList DS = Ctx.getParents(*V);
-  const auto *Decl = DS.empty() ? nullptr : DS[0].get<DeclStmt>();
-  if (!Decl)
-    return std::nullopt;
-  DynTypedNodeList Fs = Ctx.getParents(*Decl);
-  const auto *For = Fs.empty() ? nullptr : Fs[0].get<ForStmt>();
-  if (!For || For->getInit() != Decl)
+  const ForStmt *For = declaringFor(V, VT.context());
+  if (!For)
     return std::nullopt;
   std::optional<Induction> I = inductionOf(For, VT);
   if (!I || I->Var != V || I->Step <= 0)

@@ -6,13 +6,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -663,14 +661,8 @@ static std::optional<int64_t> doublingSweepMaximum(const Expr *T, ValueTracker &
   const auto *K = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!K || !K->isLocalVarDecl() || !K->getInit())
     return std::nullopt;
-  ASTContext &Ctx = VT.context();
-  DynTypedNodeList DS = Ctx.getParents(*K);
-  const auto *Decl = DS.empty() ? nullptr : DS[0].get<DeclStmt>();
-  if (!Decl)
-    return std::nullopt;
-  DynTypedNodeList Fs = Ctx.getParents(*Decl);
-  const auto *For = Fs.empty() ? nullptr : Fs[0].get<ForStmt>();
-  if (!For || For->getInit() != Decl || !For->getCond() || !For->getInc() || !For->getBody())
+  const ForStmt *For = declaringFor(K, VT.context());
+  if (!For || !For->getCond() || !For->getInc() || !For->getBody())
     return std::nullopt;
   auto IsK = [&](const Expr *E) {
     const auto *R = dyn_cast<DeclRefExpr>(strip(E));

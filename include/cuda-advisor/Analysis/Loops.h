@@ -17,6 +17,7 @@
 
 namespace clang {
 class ASTContext;
+class ForStmt;
 class CallExpr;
 class Expr;
 class SourceLocation;
@@ -68,6 +69,9 @@ struct Periodic {
 };
 std::optional<Periodic> periodicBranch(const clang::Stmt *S, const clang::Stmt *Loop,
                                        clang::ASTContext &Ctx, ValueTracker &VT);
+
+/// The `for` whose init declares V (`for (int j = 10; ...)`), or null.
+const clang::ForStmt *declaringFor(const clang::VarDecl *V, clang::ASTContext &Ctx);
 
 /// Writes of V inside S other than its initializer (stores, ++, +=, passing
 /// it by reference...); ~0u when they are unknown (its address escapes).
