@@ -12,7 +12,9 @@ Before it runs offline.py (runpy, as `python3 offline.py ...` would):
     branch;
   - maps a CUDA device (an int such as single_gpu's 0, "cuda...") to the CPU in
     Tensor.to, Module.to and the device= of randperm, arange, randint, zeros;
-  - accepts numpy 2's np.array(..., copy=None) under numpy 1 (as copy=False).
+  - accepts numpy 2's np.array(..., copy=None) under numpy 1 (as copy=False);
+  - before torch 2, computes a dense @ sparse COO product (gcn's
+    normalization, which torch 1.13 has no kernel for) as (B^T @ A^T)^T.
 """
 import runpy
 import sys
@@ -62,6 +64,16 @@ def main():
                 kwargs["device"] = cpu(kwargs["device"])
             return _f(*args, **kwargs)
         setattr(torch, name, on_cpu)
+
+    if int(torch.__version__.split(".")[0]) < 2:
+        matmul = torch.Tensor.__matmul__
+
+        def dense_at_sparse(self, other):
+            if self.layout == torch.strided and getattr(other, "layout", None) == torch.sparse_coo:
+                return matmul(other.t(), self.t()).t()
+            return matmul(self, other)
+
+        torch.Tensor.__matmul__ = dense_at_sparse
 
     if not hasattr(torch, "accelerator"):
         torch.accelerator = types.SimpleNamespace(

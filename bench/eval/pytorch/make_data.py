@@ -10,10 +10,20 @@ WORK_DIR/nanoGPT/data/shakespeare_char/{train,val}.bin, meta.pkl
     As data/shakespeare_char/prepare.py writes them: uint16 token ids of a
     65-character vocabulary, 1,003,854 train and 111,540 val tokens (the real
     sizes), drawn from the characters' frequencies in English text.
+WORK_DIR/gat/cora/{cora.content,cora.cites}
+    A Cora-like citation graph in linqs' format (below, cora()).
+WORK_DIR/gcn/offline-files/cora.tgz
+    The same two files as linqs' cora.tgz packs them (cora/cora.content,
+    cora/cora.cites), which gcn downloads and unpacks into ./cora/ on every run:
+    offline.py answers its requests.get from this file. Deterministic (no
+    modification times, gzip's included).
 """
+import gzip
+import io
 import os
 import pickle
 import sys
+import tarfile
 
 import numpy as np
 
@@ -58,6 +68,22 @@ def main():
                      "stoi": {c: i for i, c in enumerate(chars)}}, f)
 
     cora(os.path.join(work, "gat", "cora"))
+    cora_tgz(os.path.join(work, "gat", "cora"),
+             os.path.join(work, "gcn", "offline-files", "cora.tgz"))
+
+
+def cora_tgz(cora_dir, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tar_bytes = io.BytesIO()
+    with tarfile.open(fileobj=tar_bytes, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for name in ("cora.content", "cora.cites"):
+            with open(os.path.join(cora_dir, name), "rb") as f:
+                data = f.read()
+            info = tarfile.TarInfo("cora/" + name)
+            info.size, info.mode, info.mtime = len(data), 0o644, 0
+            tar.addfile(info, io.BytesIO(data))
+    with open(path, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as gz:
+        gz.write(tar_bytes.getvalue())
 
 
 def cora(path, papers=2708, words=1433, citations=5429):
