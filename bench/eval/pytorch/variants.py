@@ -206,6 +206,150 @@ def get_batch_unused(split):
         "no_checkpoint": ([], [("            if epoch % self.save_every == 0:",
                                 "            if False:")]),
     }),
+    # The fifth draw (README.md), written from reading the code before any
+    # recording of these programs existed.
+    "dcgan": ("main.py", {
+        # Two DataLoader workers make every FakeData image (a seeded randn,
+        # ToPILImage, ToTensor: 64 a batch) for a step of small convolutions,
+        # and are forked again every epoch.
+        "workers8": ([], [("help='number of data loading workers', default=2)",
+                           "help='number of data loading workers', default=8)")]),
+        # An epoch is 16 steps: the two workers are started (forked) and shut
+        # down 20 times, and the first batch of each epoch is waited for.
+        "persistent": ([], [("shuffle=True, num_workers=int(opt.workers))",
+                             "shuffle=True, num_workers=int(opt.workers),\n"
+                             "                                         persistent_workers=True)")]),
+        # Five `.item()` a step (D(x), D(G(z)) twice, both losses for the print):
+        # the host waits for the GPU three times within each step before it
+        # queues the rest. The values stay tensors and are read (and printed)
+        # on the steps that also save the images, one in 100.
+        "no_item": ([], [
+            ("D_x = output.mean().item()", "D_x = output.mean()"),
+            ("D_G_z1 = output.mean().item()", "D_G_z1 = output.mean()"),
+            ("D_G_z2 = output.mean().item()", "D_G_z2 = output.mean()"),
+            ("""        print('[%d/%d][%d/%d] Loss_D: %.4f Loss_G: %.4f D(x): %.4f D(G(z)): %.4f / %.4f'
+              % (epoch, opt.niter, i, len(dataloader),
+                 errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))""",
+             """        if i % 100 == 0:
+            print('[%d/%d][%d/%d] Loss_D: %.4f Loss_G: %.4f D(x): %.4f D(G(z)): %.4f / %.4f'
+                  % (epoch, opt.niter, i, len(dataloader),
+                     errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))"""),
+        ]),
+        # Every epoch (16 steps) saves both models (25 MB, copied from the GPU
+        # and written) under a new name: save the last epoch's only.
+        "save_last": ([], [("""    torch.save(netG.state_dict(), '%s/netG_epoch_%d.pth' % (opt.outf, epoch))
+    torch.save(netD.state_dict(), '%s/netD_epoch_%d.pth' % (opt.outf, epoch))""",
+                            """    if epoch == opt.niter - 1:
+        torch.save(netG.state_dict(), '%s/netG_epoch_%d.pth' % (opt.outf, epoch))
+        torch.save(netD.state_dict(), '%s/netD_epoch_%d.pth' % (opt.outf, epoch))""")]),
+        # A look-alike: FP32 training, but every layer is a convolution, which
+        # cuDNN already runs in TF32 by default; there is no matmul for the
+        # matmul TF32 switch to reach.
+        "tf32": (["--tf32"], []),
+    }),
+    "gcn": ("main.py", {
+        # test() ends in loss.item() and acc.item() and runs twice an epoch
+        # (after each training step): four waits an epoch for numbers printed
+        # every 20th epoch (the f-string formats the 0-dim tensors, syncing then).
+        "no_item": ([], [("    return loss.item(), acc.item()", "    return loss, acc")]),
+        # Features (2708 x 1433, ~18 nonzeros a row) and the normalized
+        # adjacency (2708 x 2708, ~13,000 nonzeros) as sparse COO tensors: each
+        # product is cuSPARSE work with its own set-up (row offsets, a buffer)
+        # and the backward pass multiplies by transposes, which COO must sort
+        # (coalesce) again every step. At this size the dense tensors are 15
+        # and 29 MB, and a dense GEMM of them a few microseconds.
+        "dense": ([], [
+            ("return features.to_sparse().to(device), labels.to(device), adj_mat.to_sparse().to(device)",
+             "return features.to_dense().to(device), labels.to(device), adj_mat.to_dense().to(device)"),
+            ("output = torch.spmm(adj_mat, support)", "output = torch.mm(adj_mat, support)"),
+        ]),
+        # The two evaluations of an epoch (train and validation nodes) each run
+        # the same forward pass in eval mode over the whole graph: one pass,
+        # indexed twice, gives the same four numbers.
+        "one_eval": ([], [
+            ("""    loss_train, acc_train = test(model, criterion, input, target, mask_train)
+    loss_val, acc_val = test(model, criterion, input, target, mask_val)""",
+             """    (loss_train, acc_train), (loss_val, acc_val) = test_both(
+        model, criterion, input, target, mask_train, mask_val)"""),
+            ("""
+
+if __name__ == '__main__':""", """
+
+def test_both(model, criterion, input, target, *masks):
+    # one_eval: one forward pass for both masks
+    model.eval()
+    results = []
+    with torch.no_grad():
+        output_all = model(*input)
+        for mask in masks:
+            output, target_m = output_all[mask], target[mask]
+            loss = criterion(output, target_m)
+            acc = (output.argmax(dim=1) == target_m).float().sum() / len(target_m)
+            results.append((loss.item(), acc.item()))
+    return results
+
+
+if __name__ == '__main__':"""),
+        ]),
+        # A look-alike: FP32 matmuls with TF32 off, but the dense ones are
+        # 2708 x 16 by 16 x 7 (and 16 x 2708 by 2708 x 7 in the backward pass);
+        # the large products are sparse (cuSPARSE, no TF32 switch).
+        "tf32": (["--tf32"], []),
+    }),
+    "mnist_forward_forward": ("main.py", {
+        # get_y_neg draws a wrong label for each of the 50,000 samples in a
+        # Python loop over a GPU tensor: a `.item()` (a wait and a 4-byte
+        # download) and a one-element write (a kernel launch) per sample. One
+        # draw for all, on the GPU: label + U{1..9} mod 10, the same
+        # distribution (uniform over the 9 other labels).
+        "neg_labels": ([], [("""    y_neg = y.clone()
+    for idx, y_samp in enumerate(y):
+        allowed_indices = list(range(10))
+        allowed_indices.remove(y_samp.item())
+        y_neg[idx] = torch.tensor(allowed_indices)[
+            torch.randint(len(allowed_indices), size=(1,))
+        ].item()
+    return y_neg.to(device)""", """    # neg_labels: every sample's wrong label at once, on y's device
+    y_neg = (y + torch.randint(1, 10, y.shape, device=y.device)) % 10
+    return y_neg.to(device)""")]),
+        # 2 x 1000 full-batch epochs of FP32 GEMMs (50,000 x 784 by 784 x 500,
+        # then 500 x 500, forward and weight gradient, positive and negative
+        # data) with TF32 off: compute-bound, where TF32's tensor cores run
+        # several times faster.
+        "tf32": (["--tf32"], []),
+        # The one training batch (50,000 images) and the test batch (10,000)
+        # go through the DataLoader: one worker converts, normalizes and
+        # flattens each image in Python, collates 157 MB and the main process
+        # pins it. The same tensors from the dataset's uint8 array in a few
+        # vectorized operations (a random 50,000 of the 60,000, as shuffle).
+        "tensor_data": ([], [
+            ("    x, y = next(iter(train_loader))",
+             """    ds = train_loader.dataset  # tensor_data: ToTensor, Normalize and flatten, vectorized
+    pick = torch.randperm(len(ds))[: args.train_size]
+    x, y = ((ds.data[pick].float() / 255 - 0.1307) / 0.3081).flatten(1), ds.targets[pick]"""),
+            ("    x_te, y_te = next(iter(test_loader))",
+             """    ds = test_loader.dataset
+    pick = torch.randperm(len(ds))[: args.test_size]
+    x_te, y_te = ((ds.data[pick].float() / 255 - 0.1307) / 0.3081).flatten(1), ds.targets[pick]"""),
+        ]),
+        # A look-alike: more DataLoader workers, but the training set is one
+        # batch of 50,000 (and the test set one of 10,000), and a batch is
+        # made by one worker: a second worker makes only the next, unused batch.
+        "workers4": ([], [('accel_kwargs = {"num_workers": 1,', 'accel_kwargs = {"num_workers": 4,')]),
+        # Small (likely under the noise): Layer.forward normalizes its input
+        # (a norm and a division over 50,000 x 784 or x 500) on every call,
+        # though a layer trains 1000 epochs on the same two inputs: normalized
+        # once before the loop, about 0.4 ms an epoch of memory traffic saved
+        # against several ms of GEMMs.
+        "hoist_norm": ([], [("""        for i in range(self.num_epochs):
+            g_pos = self.forward(x_pos).pow(2).mean(1)
+            g_neg = self.forward(x_neg).pow(2).mean(1)""",
+                             """        d_pos = x_pos / (x_pos.norm(2, 1, keepdim=True) + 1e-4)  # hoist_norm
+        d_neg = x_neg / (x_neg.norm(2, 1, keepdim=True) + 1e-4)
+        for i in range(self.num_epochs):
+            g_pos = self.relu(torch.mm(d_pos, self.weight.T) + self.bias.unsqueeze(0)).pow(2).mean(1)
+            g_neg = self.relu(torch.mm(d_neg, self.weight.T) + self.bias.unsqueeze(0)).pow(2).mean(1)""")]),
+    }),
 }
 
 
