@@ -63,12 +63,59 @@ bool isClockMethod(const CXXMethodDecl *MD) {
   StringRef Class = RD->getName();
   if (Name == "now")
     return nameHasAny(Class, {"clock"});
-  if (!nameHasAny(Class, {"timer", "stopwatch"}))
+  if (!nameHasAny(Class, {"timer", "stopwatch", "profil"}))
     return false;
   return llvm::StringSwitch<bool>(Name)
       .Cases("start", "stop", "Start", "Stop", "tic", "toc", true)
       .Cases("begin", "end", "record", "Record", "elapsed", "Elapsed", true)
       .Default(false);
+}
+
+/// `SpTimer timer;` whose constructor starts the clock (it reads one, or
+/// calls the class's own start()): the declaration is a timing call.
+bool startsClock(const CXXConstructExpr *CE) {
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;
+  if (!RD || !RD->getIdentifier() || !nameHasAny(RD->getName(), {"timer", "stopwatch", "profil"}))
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor->hasBody(Def) || !Def)
+    return false;
+  std::vector<const Stmt *> Work{Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && isClockMethod(MD))
+          return true;
+        if (Callee->getIdentifier() && isClockFunctionName(Callee->getName()))
+          return true;
+      }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+/// The constructions of timer objects that start the clock, with the loops
+/// around each (innermost last), in source order.
+void forEachTimerConstruction(const Stmt *S, std::vector<const Stmt *> &Loops,
+                              llvm::function_ref<void(const CXXConstructExpr *,
+                                                      ArrayRef<const Stmt *>)> F) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  bool Loop = isLoop(S) && repeatsWork(S);
+  if (Loop)
+    Loops.push_back(S);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S); CE && startsClock(CE))
+    F(CE, Loops);
+  for (const Stmt *C : S->children())
+    forEachTimerConstruction(C, Loops, F);
+  if (Loop)
+    Loops.pop_back();
 }
 
 bool isLibrary(const FunctionDecl *FD, const SourceManager &SM) {
@@ -301,11 +348,19 @@ void HotPath::build() {
     std::vector<std::vector<const Stmt *>> LaunchNests;
     forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Callee)
+      if (Callee) {
         CallSites[keyOf(Callee)].push_back(Call->getBeginLoc());
+        F.Callees.push_back(keyOf(Callee));
+      }
       if (!IsTimer && (IsClockCall(Call) || (Callee && TimerFunctions.count(keyOf(Callee)))))
         Timers.push_back({Call->getBeginLoc(), {Loops.begin(), Loops.end()}});
       std::optional<LaunchSite> Launch = getLaunchSite(Call);
+      if (Launch || classifyApiCall(Call))
+        F.OwnGpuCalls = true;
+      if (Launch && Launch->Kernel)
+        F.Kernels.push_back(keyOf(Launch->Kernel));
+      else if (Launch)
+        F.IndirectLaunch = true;
       if (Launch && Launch->Kernel) {
         KernelLaunch L{Call->getBeginLoc(), std::nullopt, !Loops.empty(), F.Key};
         std::optional<Dim3Value> G = VT.evaluateDim3(Launch->Grid),
@@ -348,6 +403,18 @@ void HotPath::build() {
     });
     for (const Stmt *Loop : SweepLoops)
       F.Sweeps.push_back(regionOf(Loop));
+    if (!IsTimer) {
+      std::vector<const Stmt *> Around;
+      size_t Calls = Timers.size();
+      forEachTimerConstruction(FD->getBody(), Around,
+                               [&](const CXXConstructExpr *CE, ArrayRef<const Stmt *> Loops) {
+                                 Timers.push_back({CE->getBeginLoc(), {Loops.begin(), Loops.end()}});
+                               });
+      if (Timers.size() > Calls)
+        llvm::stable_sort(Timers, [&](const TimerCall &A, const TimerCall &B) {
+          return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loc), SM.getExpansionLoc(B.Loc));
+        });
+    }
 
     if (Timers.size() >= 2) {
       const TimerCall &First = Timers.front(), &Last = Timers.back();
@@ -586,11 +653,10 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
   const SourceManager &SM = Ctx.getSourceManager();
   for (const auto &[CallLoc, Callee] : F.LoopCalls)
     if (CallLoc == SM.getExpansionLoc(Loc))
-      if (const FunctionFacts *CF = factsOf(Callee); CF && !CF->Timed.empty())
+      if (std::string How = timedRun(Callee, 0); !How.empty())
         return {Priority::Cold,
-                "repeats '" + Callee->getNameAsString() + "', which times one run itself (lines " +
-                    std::to_string(CF->Timed.front().BeginLine) + "-" +
-                    std::to_string(CF->Timed.front().EndLine) + "): each iteration is a whole timed run",
+                "repeats '" + Callee->getNameAsString() + "', which times one run itself (" + How +
+                    "): each iteration is a whole timed run",
                 /*Final=*/true};
   for (const Region &S : F.Sweeps)
     if (inside(S, Loc) && llvm::none_of(F.LaunchLoops, [&](const Region &L) {
@@ -613,6 +679,77 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
       return {Priority::Hot, "in the loop at line " + std::to_string(L.BeginLine) +
                                  ", which launches the program's kernels"};
   return functionVerdict(F, Depth);
+}
+
+unsigned HotPath::deviceClockReads(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || Depth > 3 || !FD->hasBody(Def) || !Def || isLibrary(Def, Ctx.getSourceManager()))
+    return 0;
+  unsigned Reads = 0;
+  std::vector<const Stmt *> Work{Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      StringRef Text = Asm->getAsmString()->getString();
+      if (Text.contains("%clock") || Text.contains("%globaltimer"))
+        ++Reads;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        StringRef Name = Callee->getIdentifier() ? Callee->getName() : StringRef();
+        if (llvm::is_contained({"clock", "clock64", "__clock64", "__globaltimer"}, Name))
+          ++Reads;
+        else if (Callee != FD)
+          Reads += deviceClockReads(Callee, Depth + 1);
+      }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Reads;
+}
+
+/// A benchmark's run: the function times what it does with host timers, or
+/// launches a kernel that reads the GPU's clock at the start and the end of
+/// what it measures (a microbenchmark timing itself in cycles), or only
+/// forwards to such a function (a dispatcher over template specializations,
+/// a wrapper that checks the result), a few levels down.
+std::string HotPath::timedRun(const FunctionDecl *Key, unsigned Depth) {
+  const FunctionFacts *F = factsOf(Key);
+  if (!F || Depth > 3)
+    return {};
+  std::string Where = Depth ? "in '" + Key->getNameAsString() + "', " : std::string();
+  if (!F->Timed.empty())
+    return Where + "lines " + std::to_string(F->Timed.front().BeginLine) + "-" +
+           std::to_string(F->Timed.front().EndLine);
+  for (const FunctionDecl *K : F->Kernels)
+    if (K && deviceClockReads(K, 0) >= 2)
+      return Where + "its kernel '" + K->getNameAsString() +
+             "' reads the GPU's clock at the start and the end of what it measures";
+  if (F->IndirectLaunch) {
+    if (!AllKernelsTimeThemselves) {
+      unsigned Kernels = 0;
+      bool All = true;
+      for (const FunctionFacts &G : Functions)
+        if (isKernel(G.Key)) {
+          ++Kernels;
+          All = All && deviceClockReads(G.Key, 0) >= 2;
+        }
+      AllKernelsTimeThemselves = Kernels > 0 && All;
+    }
+    if (*AllKernelsTimeThemselves)
+      return Where + "it launches a kernel through a pointer, and every kernel of this file "
+                     "reads the GPU's clock at the start and the end of what it measures";
+  }
+  if (F->OwnGpuCalls)
+    return {};
+  for (const FunctionDecl *C : F->Callees)
+    if (C && C != Key)
+      if (std::string How = timedRun(C, Depth + 1); !How.empty())
+        return How;
+  return {};
 }
 
 PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth) {

@@ -107,6 +107,14 @@ private:
     std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> StraightLaunches;
     /// A kernel's loops, every one, with their constant trip counts.
     std::vector<std::pair<Region, std::optional<int64_t>>> KernelLoops;
+    /// Every function the body calls directly (keys), and every kernel it
+    /// launches, in loops or not.
+    std::vector<const clang::FunctionDecl *> Callees, Kernels;
+    /// The body makes a CUDA runtime call or a launch of its own (it is no
+    /// mere forwarder to a function that does).
+    bool OwnGpuCalls = false;
+    /// It launches a kernel through a pointer (`spec.kernel<<<...>>>`).
+    bool IndirectLaunch = false;
   };
   /// A launch of a kernel: where, its total thread count when grid and
   /// block are constants, whether it sits in a loop, and the function that
@@ -154,6 +162,15 @@ private:
   /// or a call to a function that launchesWork.
   bool callLaunchesWork(const clang::CallExpr *Call, unsigned Depth);
   llvm::DenseMap<const clang::FunctionDecl *, bool> LaunchesWorkMemo;
+  /// Whether a call of Key is one timed run of its own, and how it is timed
+  /// (for the verdict's reason); empty when it is not.
+  std::string timedRun(const clang::FunctionDecl *Key, unsigned Depth);
+  /// How many times a kernel (and the device functions it calls) reads the
+  /// GPU's clock: clock(), clock64(), %clock64 or %globaltimer in asm.
+  unsigned deviceClockReads(const clang::FunctionDecl *FD, unsigned Depth);
+  /// Every kernel the TU defines reads the GPU's clock twice or more (a
+  /// microbenchmark whose kernels time themselves); computed once.
+  std::optional<bool> AllKernelsTimeThemselves;
 };
 
 } // namespace cuda_advisor::analysis
