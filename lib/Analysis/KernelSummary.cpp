@@ -128,13 +128,14 @@ const KernelSummary *KernelSummaries::summaryOf(const FunctionDecl *FD) {
   return (Cache[Def] = std::move(S)).get();
 }
 
-unsigned sectorsPerWarp(int64_t StrideBytes, unsigned SizeBytes) {
+unsigned sectorsPerWarp(int64_t StrideBytes, unsigned SizeBytes, int64_t PhaseBytes) {
   if (SizeBytes == 0)
     return 0;
   uint64_t Stride = StrideBytes < 0 ? 0 - uint64_t(StrideBytes) : uint64_t(StrideBytes);
+  uint64_t Phase = uint64_t(((PhaseBytes % 32) + 32) % 32);
   std::set<uint64_t> Sectors;
   for (uint64_t Lane = 0; Lane < 32; ++Lane) {
-    uint64_t First = Lane * Stride, Last = First + SizeBytes - 1;
+    uint64_t First = Lane * Stride + Phase, Last = First + SizeBytes - 1;
     for (uint64_t Sector = First / 32; Sector <= Last / 32; ++Sector)
       Sectors.insert(Sector);
   }

@@ -14,6 +14,7 @@
 #include "llvm/Support/Format.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -338,6 +339,24 @@ double AccessUncoalescedCheck::weightOf(const MemoryAccess &A) {
   return W;
 }
 
+/// Where in its 32-byte sector the warp's first lane starts, when the
+/// offset says: a constant term (a field's offset in its record) over terms
+/// that are the lane's own or multiples of 32 bytes (`blockIdx.x *
+/// blockDim.x * 96`). Otherwise the check assumes an aligned start.
+static std::optional<int64_t> warpPhase(const AffineForm &ByteOffset) {
+  if (ByteOffset.isUnknown())
+    return std::nullopt;
+  for (const Term &T : ByteOffset.terms()) {
+    if (T.Symbols.empty())
+      continue;
+    bool Lane = T.Symbols.size() == 1 && T.Symbols[0].Kind == SymbolKind::ThreadIdx &&
+                T.Symbols[0].Dim == 0;
+    if (!Lane && T.Coefficient % 32 != 0)
+      return std::nullopt;
+  }
+  return ((ByteOffset.constantTerm() % 32) + 32) % 32;
+}
+
 /// Sectors per warp an access moves, as the check judges them: its lane
 /// stride's (a symbolic stride of at least 32 bytes puts every lane in its
 /// own sector; an unknown one counts as contiguous), one for an address
@@ -348,7 +367,7 @@ static unsigned sectorsOf(const MemoryAccess &A) {
     return 1;
   AffineForm Stride = A.laneStride();
   if (std::optional<int64_t> C = Stride.asConstant())
-    return sectorsPerWarp(*C, Size);
+    return sectorsPerWarp(*C, Size, warpPhase(A.Address.ByteOffset).value_or(0));
   if (!Stride.isUnknown() && reportableSymbolic(Stride))
     return sectorsPerWarp(32 * ((Size + 31) / 32), Size);
   return sectorsPerWarp(Size, Size);
@@ -410,9 +429,69 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       if (llvm::all_of(Bytes, [](bool B) { return B; }))
         CoveredAccesses.insert(A);
       int64_t UsedBytes = llvm::count(Used, true);
-      if (UsedBytes > std::min<int64_t>(A->SizeBytes, Stride)) // Others add to A's own.
+      if (UsedBytes > std::min<int64_t>(A->SizeBytes, Stride)) { // Others add to A's own.
+        // The share of the bytes the warp moves: the sectors the lanes'
+        // bytes fall in, where the base's alignment is known (the fields of
+        // a 96-byte record that share one sector move that sector once).
         PooledUse[A] = double(UsedBytes) / double(Stride);
+        if (warpPhase(Sp.Rest)) {
+          std::set<int64_t> Sectors;
+          for (auto &[B, SpB] : Members)
+            if (sameBuffer(B->Address.Root, A->Address.Root) && SpB.Rest == Sp.Rest)
+              for (int64_t O : SpB.Offsets)
+                for (int64_t Lane = 0; Lane < 32; ++Lane) {
+                  int64_t First = Lane * Stride + O, Last = First + B->SizeBytes - 1;
+                  for (int64_t Sec = First >> 5; Sec <= (Last >> 5); ++Sec)
+                    Sectors.insert(Sec);
+                }
+          if (!Sectors.empty())
+            PooledUse[A] = std::min(1.0, double(32 * UsedBytes) / double(32 * Sectors.size()));
+        }
+      }
     }
+  }
+
+  // A thread reading its own record written out element by element
+  // (`in[i * channels]`, `in[i * channels + 1]`, `in[i * channels + 2]`):
+  // accesses at one symbolic base that cover k consecutive elements from it
+  // are a record of k elements, which is what the stride counts; the warp
+  // then reads k * 32 contiguous elements, as a covered constant stride of k
+  // would (k at most 64, at most 1 KiB, as there). Elements 1 and 2 alone,
+  // or 0 and 2, are no such record, nor element 1 read and 0 written.
+  llvm::SmallPtrSet<const MemoryAccess *, 8> UnrolledRecords;
+  {
+    std::map<const void *, std::vector<std::pair<const MemoryAccess *, Split>>> BySymbolicStride;
+    for (const MemoryAccess &A : S.Accesses) {
+      if (A.Address.Root.Space != MemorySpace::Global || A.Kind == AccessKind::Atomic ||
+          A.SizeBytes == 0 || A.Address.ByteOffset.isUnknown() || A.SingleLane)
+        continue;
+      AffineForm Stride = A.laneStride();
+      if (Stride.isUnknown() || Stride.asConstant())
+        continue;
+      BySymbolicStride[bufferOf(A.Address.Root)].push_back({&A, splitOffsets(A, AST)});
+    }
+    // Reads with reads, writes with writes: a boundary condition that copies
+    // element 1 of each row into element 0 (`f[r * nx] = f[r * nx + 1]`)
+    // walks no record of two.
+    auto SameDirection = [](const MemoryAccess &A, const MemoryAccess &B) {
+      auto Reads = [](const MemoryAccess &X) { return X.Kind != AccessKind::Store; };
+      auto Writes = [](const MemoryAccess &X) { return X.Kind != AccessKind::Load; };
+      return (Reads(A) && Reads(B)) || (Writes(A) && Writes(B));
+    };
+    for (auto &[Buffer, Members] : BySymbolicStride)
+      for (auto &[A, Sp] : Members) {
+        std::set<int64_t> Offsets;
+        for (auto &[B, SpB] : Members)
+          if (sameBuffer(B->Address.Root, A->Address.Root) && SpB.Rest == Sp.Rest &&
+              B->SizeBytes == A->SizeBytes && SameDirection(*A, *B))
+            Offsets.insert(SpB.Offsets.begin(), SpB.Offsets.end());
+        int64_t Size = A->SizeBytes, K = static_cast<int64_t>(Offsets.size());
+        if (K < 2 || K > 64 || K * Size > 1024 || *Offsets.begin() != 0 ||
+            *Offsets.rbegin() != (K - 1) * Size ||
+            llvm::any_of(Offsets, [&](int64_t O) { return O % Size != 0; }))
+          continue;
+        UnrolledRecords.insert(A);
+      }
   }
 
   unsigned GlobalAccesses = llvm::count_if(S.Accesses, [](const MemoryAccess &A) {
@@ -435,7 +514,8 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
         return false;
       return Abs > int64_t(A.SizeBytes) && !CoveredAccesses.count(&A);
     }
-    return ReportSymbolic && reportableSymbolic(Stride) && !walksSmallRecord(A, Stride, AST);
+    return ReportSymbolic && reportableSymbolic(Stride) && !walksSmallRecord(A, Stride, AST) &&
+           !UnrolledRecords.count(&A);
   };
   // The traffic of the kernel's other, well-formed global accesses, in
   // sectors per warp, each weighted by how often a thread runs it. The

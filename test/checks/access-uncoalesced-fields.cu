@@ -99,3 +99,76 @@ __global__ void rowPrefix(float *out, int n, int k) {
     // CHECK: :[[@LINE+1]]:5: warning: uncoalesced global store of 'out': consecutive threads are `n` elements apart (a symbolic stride)
     out[r * n + c] = acc[c];
 }
+
+// A pixel of `channels` bytes written out element by element (r, g and b at
+// idx * channels + 0, 1, 2): the record of 3 is what the stride counts; no
+// finding, loads nor stores. Look-alikes: elements 1 and 2 only (no record
+// from the base), 0 and 2 (not contiguous), element 1 read and element 0
+// written (a boundary condition of each row), and element 0 alone.
+__global__ void rgbToGray(const unsigned char *in, unsigned char *gray, unsigned char *copy,
+                          int n, int channels) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= n)
+    return;
+  unsigned char r = in[idx * channels];
+  unsigned char g = in[idx * channels + 1];
+  unsigned char b = in[idx * channels + 2];
+  gray[idx] = (unsigned char)(0.299f * r + 0.587f * g + 0.114f * b);
+  copy[idx * channels] = r;
+  copy[idx * channels + 1] = g;
+  copy[idx * channels + 2] = b;
+}
+__global__ void greenBlue(const unsigned char *in, unsigned char *out, int n, int channels) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= n)
+    return;
+  // CHECK: :[[@LINE+1]]:15: warning: uncoalesced global load of 'in': consecutive threads are `channels` elements apart (a symbolic stride)
+  out[idx] = (in[idx * channels + 1] + in[idx * channels + 2]) / 2;
+}
+__global__ void firstAndThird(const float *m, float *out, int n, int ld) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n)
+    return;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of 'm': consecutive threads are `ld` elements apart (a symbolic stride)
+  out[r] = m[r * ld] + m[r * ld + 2];
+}
+__global__ void copyBoundary(float *f, int ny, int nx) {
+  int y = blockIdx.x * blockDim.x + threadIdx.x;
+  if (y >= ny)
+    return;
+  // CHECK: :[[@LINE+1]]:3: warning: uncoalesced global store of 'f': consecutive threads are `nx` elements apart (a symbolic stride)
+  f[y * nx] = f[y * nx + 1];
+}
+__global__ void firstOfRow(const float *m, float *out, int n, int ld) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  // CHECK: :[[@LINE+1]]:23: warning: uncoalesced global load of 'm': consecutive threads are `ld` elements apart (a symbolic stride)
+  if (r < n) out[r] = m[r * ld];
+}
+
+// A field that straddles two sectors: 'position' (24 bytes at offset 24 of
+// a 96-byte body) moves 2 sectors a lane, 64 a warp, 37.5% of them used;
+// 'start' and 'end' of one sector (offsets 84 and 88 of a 96-byte node) use
+// 8 of its 32 bytes: 25%, with the thread's other accesses to the element.
+struct Vec3 {
+  double x, y, z;
+};
+struct Body {
+  bool dynamic;
+  double mass, radius;
+  Vec3 position, velocity, acceleration;
+};
+struct OctNode {
+  Vec3 lo, hi, center;
+  double mass;
+  bool leaf;
+  int start, end;
+};
+__global__ void positions(const Body *b, Vec3 *out, const OctNode *nodes, int *empty, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  // CHECK: :[[@LINE+1]]:12: warning: uncoalesced global load of field 'position' of 'Body': consecutive threads are 96 bytes apart (one 'Body' each), so a warp touches 64 sectors of 32 bytes where 24 would do and 37.5% of the bytes moved are used
+  out[i] = b[i].position;
+  // CHECK: :[[@LINE+1]]:14: warning: uncoalesced global load of field 'start' of 'OctNode': consecutive threads are 96 bytes apart (one 'OctNode' each), so a warp touches 32 sectors of 32 bytes where 4 would do and 25% of the bytes moved are used, with the thread's other accesses to the same element
+  empty[i] = nodes[i].start == -1 && nodes[i].end == -1;
+}

@@ -127,8 +127,9 @@ private:
 };
 
 /// Sectors of 32 bytes that one warp's access touches when lane L accesses
-/// SizeBytes bytes at L * StrideBytes (the first lane 32-byte aligned).
-unsigned sectorsPerWarp(int64_t StrideBytes, unsigned SizeBytes);
+/// SizeBytes bytes at L * StrideBytes + PhaseBytes (a 32-byte aligned base:
+/// PhaseBytes is, say, a field's offset in its record).
+unsigned sectorsPerWarp(int64_t StrideBytes, unsigned SizeBytes, int64_t PhaseBytes = 0);
 
 /// Shared-memory bank conflict of one warp's access: lane L (tx = L % ThreadsX,
 /// ty = L / ThreadsX) accesses SizeBytes at tx * StrideX + ty * StrideY bytes.
