@@ -145,6 +145,35 @@ void mergeRuntime(std::vector<RuntimeFinding> &Runtime) {
       if (Larger && 2 * shared(Sets[A], Sets[B]) >= Larger)
         Parent[Find(B)] = Find(A);
     }
+  // A finding split among several narrower ones of one rule (sync-heavy's
+  // synchronizations, each the wait after a copy of one of two
+  // small-copies findings, one per direction): each narrower one has at
+  // least half of its records in the broad one, and together they hold at
+  // least half of the broad one's. One rule only: findings of different
+  // rules inside a broad one (the FP32 GEMMs and the pageable copies inside
+  // copy/compute overlap) are different thieves.
+  for (size_t A = 0; A < N; ++A) {
+    std::map<StringRef, std::vector<size_t>> PartsByRule;
+    for (size_t B = 0; B < N; ++B) {
+      if (B == A || Sets[B].size() >= Sets[A].size() || Find(A) == Find(B))
+        continue;
+      size_t S = shared(Sets[A], Sets[B]);
+      if (S && 2 * S >= Sets[B].size())
+        PartsByRule[Runtime[B].F.CheckId].push_back(B);
+    }
+    for (auto &[Rule, Parts] : PartsByRule) {
+      if (Parts.size() < 2)
+        continue;
+      RecordSet Covered;
+      for (size_t B : Parts) {
+        unite(Covered.Calls, Sets[B].Calls);
+        unite(Covered.Kernels, Sets[B].Kernels);
+      }
+      if (2 * shared(Sets[A], Covered) >= Sets[A].size())
+        for (size_t B : Parts)
+          Parent[Find(B)] = Find(A);
+    }
+  }
   std::map<size_t, std::vector<size_t>> Groups;
   for (size_t I = 0; I < N; ++I)
     Groups[Find(I)].push_back(I);
