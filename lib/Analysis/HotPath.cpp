@@ -18,6 +18,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace clang;
 
@@ -65,6 +66,15 @@ bool isClockMethod(const CXXMethodDecl *MD) {
     return nameHasAny(Class, {"clock"});
   if (!nameHasAny(Class, {"timer", "stopwatch", "profil"}))
     return false;
+  // A container's begin()/end() (a `RadialProfile` walked by a range-for)
+  // return a pointer or an iterator; a timer's return nothing or a number.
+  QualType R = MD->getReturnType();
+  if ((Name == "begin" || Name == "end") && (R->isPointerType() || R->isReferenceType()))
+    return false;
+  if (const CXXRecordDecl *RR = R->getAsCXXRecordDecl();
+      RR && (Name == "begin" || Name == "end") && RR->getIdentifier() &&
+      nameHasAny(RR->getName(), {"iterator"}))
+    return false;
   return llvm::StringSwitch<bool>(Name)
       .Cases("start", "stop", "Start", "Stop", "tic", "toc", true)
       .Cases("begin", "end", "record", "Record", "elapsed", "Elapsed", true)
@@ -77,6 +87,10 @@ bool startsClock(const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;
   if (!RD || !RD->getIdentifier() || !nameHasAny(RD->getName(), {"timer", "stopwatch", "profil"}))
+    return false;
+  // A scoped timer (its destructor reports the time at the scope's end)
+  // times its own scope: no start of a region that a later call ends.
+  if (const CXXDestructorDecl *Dtor = RD->getDestructor(); Dtor && Dtor->isUserProvided())
     return false;
   const FunctionDecl *Def = nullptr;
   if (!Ctor->hasBody(Def) || !Def)
@@ -692,6 +706,21 @@ unsigned HotPath::deviceClockReads(const FunctionDecl *FD, unsigned Depth) {
     Work.pop_back();
     if (!S)
       continue;
+    // A loop's condition reading the clock waits (a spin-wait, a
+    // timeout): it measures nothing. Its body still counts.
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      Work.push_back(W->getBody());
+      continue;
+    }
+    if (const auto *D = dyn_cast<DoStmt>(S)) {
+      Work.push_back(D->getBody());
+      continue;
+    }
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      Work.push_back(F->getInit());
+      Work.push_back(F->getBody());
+      continue;
+    }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       StringRef Text = Asm->getAsmString()->getString();
       if (Text.contains("%clock") || Text.contains("%globaltimer"))
@@ -724,10 +753,13 @@ std::string HotPath::timedRun(const FunctionDecl *Key, unsigned Depth) {
   if (!F->Timed.empty())
     return Where + "lines " + std::to_string(F->Timed.front().BeginLine) + "-" +
            std::to_string(F->Timed.front().EndLine);
-  for (const FunctionDecl *K : F->Kernels)
-    if (K && deviceClockReads(K, 0) >= 2)
-      return Where + "its kernel '" + K->getNameAsString() +
-             "' reads the GPU's clock at the start and the end of what it measures";
+  // Every kernel it launches times itself (a simulation step's one kernel
+  // with a timeout is no benchmark's run).
+  if (!F->Kernels.empty() && !F->IndirectLaunch &&
+      llvm::all_of(F->Kernels,
+                   [&](const FunctionDecl *K) { return K && deviceClockReads(K, 0) >= 2; }))
+    return Where + "its kernel '" + F->Kernels.front()->getNameAsString() +
+           "' reads the GPU's clock at the start and the end of what it measures";
   if (F->IndirectLaunch) {
     if (!AllKernelsTimeThemselves) {
       unsigned Kernels = 0;
@@ -745,11 +777,31 @@ std::string HotPath::timedRun(const FunctionDecl *Key, unsigned Depth) {
   }
   if (F->OwnGpuCalls)
     return {};
-  for (const FunctionDecl *C : F->Callees)
-    if (C && C != Key)
-      if (std::string How = timedRun(C, Depth + 1); !How.empty())
-        return How;
-  return {};
+  // A forwarder: every callee that makes CUDA calls is a timed run (a
+  // dispatcher over specializations, a wrapper checking the result); a step
+  // that uploads through one helper and times a kernel in another is none.
+  std::function<bool(const FunctionDecl *, unsigned)> CallsCuda = [&](const FunctionDecl *G,
+                                                                     unsigned D) {
+    const FunctionFacts *GF = factsOf(G);
+    if (!GF)
+      return launchesWork(G, 0); // Defined elsewhere: it may.
+    if (GF->OwnGpuCalls)
+      return true;
+    return D < 3 && llvm::any_of(GF->Callees, [&](const FunctionDecl *H) {
+             return H && H != G && CallsCuda(H, D + 1);
+           });
+  };
+  std::string First;
+  for (const FunctionDecl *C : F->Callees) {
+    if (!C || C == Key || !CallsCuda(C, 0))
+      continue;
+    std::string How = timedRun(C, Depth + 1);
+    if (How.empty())
+      return {};
+    if (First.empty())
+      First = std::move(How);
+  }
+  return First;
 }
 
 PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth) {
