@@ -366,8 +366,14 @@ static unsigned sectorsOf(const MemoryAccess &A) {
   if (A.SingleLane || A.Address.ByteOffset.isUniform())
     return 1;
   AffineForm Stride = A.laneStride();
-  if (std::optional<int64_t> C = Stride.asConstant())
-    return sectorsPerWarp(*C, Size, warpPhase(A.Address.ByteOffset).value_or(0));
+  if (std::optional<int64_t> C = Stride.asConstant()) {
+    // A negative stride walks down: mirrored (byte x to -1 - x maps sectors
+    // onto sectors), the first lane's bytes start at -Phase - Size.
+    std::optional<int64_t> Phase = warpPhase(A.Address.ByteOffset);
+    if (Phase && *C < 0)
+      Phase = -*Phase - int64_t(Size);
+    return sectorsPerWarp(*C, Size, Phase.value_or(0));
+  }
   if (!Stride.isUnknown() && reportableSymbolic(Stride))
     return sectorsPerWarp(32 * ((Size + 31) / 32), Size);
   return sectorsPerWarp(Size, Size);
@@ -440,7 +446,8 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
             if (sameBuffer(B->Address.Root, A->Address.Root) && SpB.Rest == Sp.Rest)
               for (int64_t O : SpB.Offsets)
                 for (int64_t Lane = 0; Lane < 32; ++Lane) {
-                  int64_t First = Lane * Stride + O, Last = First + B->SizeBytes - 1;
+                  int64_t Signed = constantStride(*B).value_or(Stride);
+                  int64_t First = Lane * Signed + O, Last = First + B->SizeBytes - 1;
                   for (int64_t Sec = First >> 5; Sec <= (Last >> 5); ++Sec)
                     Sectors.insert(Sec);
                 }
@@ -456,8 +463,9 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
   // accesses at one symbolic base that cover k consecutive elements from it
   // are a record of k elements, which is what the stride counts; the warp
   // then reads k * 32 contiguous elements, as a covered constant stride of k
-  // would (k at most 64, at most 1 KiB, as there). Elements 1 and 2 alone,
-  // or 0 and 2, are no such record, nor element 1 read and 0 written.
+  // would (k from 3 to 64, at most 1 KiB, as there). Elements 1 and 2 alone,
+  // or 0 and 2, are no such record, nor element 1 read and 0 written, nor
+  // two elements (a row's boundary difference, `u[j * nx + 1] - u[j * nx]`).
   llvm::SmallPtrSet<const MemoryAccess *, 8> UnrolledRecords;
   {
     std::map<const void *, std::vector<std::pair<const MemoryAccess *, Split>>> BySymbolicStride;
@@ -478,15 +486,51 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
       auto Writes = [](const MemoryAccess &X) { return X.Kind != AccessKind::Load; };
       return (Reads(A) && Reads(B)) || (Writes(A) && Writes(B));
     };
+    // The stride is one named value the kernel never compares: `n` in `if
+    // (r >= n)` or `j < n` bounds the rows or a walk along them (a matrix's
+    // side), which no record of a few elements is.
+    auto Compared = [&](const void *D) {
+      bool Found = false;
+      std::vector<const Stmt *> Work{Kernel->getBody()};
+      while (!Work.empty() && !Found) {
+        const Stmt *St = Work.back();
+        Work.pop_back();
+        if (!St)
+          continue;
+        if (const auto *BO = dyn_cast<BinaryOperator>(St);
+            BO && (BO->isRelationalOp() || BO->isEqualityOp()))
+          for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+            if (const auto *R = dyn_cast<DeclRefExpr>(Side->IgnoreParenImpCasts());
+                R && R->getDecl() == D)
+              Found = true;
+        for (const Stmt *C : St->children())
+          Work.push_back(C);
+      }
+      return Found;
+    };
     for (auto &[Buffer, Members] : BySymbolicStride)
       for (auto &[A, Sp] : Members) {
+        AffineForm Stride = A->laneStride();
+        if (Stride.terms().size() != 1 || Stride.terms()[0].Symbols.size() != 1 ||
+            Stride.terms()[0].Symbols[0].Kind != SymbolKind::Value ||
+            !Stride.terms()[0].Symbols[0].Decl || Stride.terms()[0].Coefficient <= 0 ||
+            Compared(Stride.terms()[0].Symbols[0].Decl))
+          continue;
+        // The same elements on every iteration of the thread's loops: an
+        // unrolled walk along a row (`A[r * n + j + 1]` for j += 4) is none.
+        if (llvm::any_of(Sp.Rest.terms(), [](const Term &T) {
+              return llvm::any_of(T.Symbols, [](const Symbol &X) {
+                return X.Kind == SymbolKind::LoopCounter;
+              });
+            }))
+          continue;
         std::set<int64_t> Offsets;
         for (auto &[B, SpB] : Members)
           if (sameBuffer(B->Address.Root, A->Address.Root) && SpB.Rest == Sp.Rest &&
               B->SizeBytes == A->SizeBytes && SameDirection(*A, *B))
             Offsets.insert(SpB.Offsets.begin(), SpB.Offsets.end());
         int64_t Size = A->SizeBytes, K = static_cast<int64_t>(Offsets.size());
-        if (K < 2 || K > 64 || K * Size > 1024 || *Offsets.begin() != 0 ||
+        if (K < 3 || K > 64 || K * Size > 1024 || *Offsets.begin() != 0 ||
             *Offsets.rbegin() != (K - 1) * Size ||
             llvm::any_of(Offsets, [&](int64_t O) { return O % Size != 0; }))
           continue;

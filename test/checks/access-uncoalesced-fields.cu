@@ -172,3 +172,34 @@ __global__ void positions(const Body *b, Vec3 *out, const OctNode *nodes, int *e
   // CHECK: :[[@LINE+1]]:14: warning: uncoalesced global load of field 'start' of 'OctNode': consecutive threads are 96 bytes apart (one 'OctNode' each), so a warp touches 32 sectors of 32 bytes where 4 would do and 25% of the bytes moved are used, with the thread's other accesses to the same element
   empty[i] = nodes[i].start == -1 && nodes[i].end == -1;
 }
+
+// Look-alikes of the written-out record: a row-per-thread mat-vec unrolled
+// by 4 (the elements change with the loop: a walk along the row), a row's
+// one-sided boundary difference (two elements), and a 4-column panel of an n
+// x n matrix whose side the kernel compares (`r >= n`): all reported.
+__global__ void matvecUnrolled(const float *A, const float *x, float *y, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n) return;
+  float s = 0;
+  for (int j = 0; j < n; j += 4) {
+    // CHECK: :[[@LINE+1]]:10: warning: uncoalesced global load of 'A': consecutive threads are `n` elements apart (a symbolic stride)
+    s += A[row * n + j] * x[j];
+    s += A[row * n + j + 1] * x[j + 1];
+    s += A[row * n + j + 2] * x[j + 2];
+    s += A[row * n + j + 3] * x[j + 3];
+  }
+  y[row] = s;
+}
+__global__ void leftGradient(const float *u, float *g, int ny, int nx, float inv) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= ny) return;
+  // CHECK: :[[@LINE+1]]:11: warning: uncoalesced global load of 'u': consecutive threads are `nx` elements apart (a symbolic stride)
+  g[j] = (u[j * nx + 1] - u[j * nx]) * inv;
+}
+__global__ void panel(const double *M, double *out, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  // CHECK: :[[@LINE+1]]:14: warning: uncoalesced global load of 'M': consecutive threads are `n` elements apart (a symbolic stride)
+  double a = M[r * n], b = M[r * n + 1], c = M[r * n + 2], d = M[r * n + 3];
+  out[r] = a * d - b * c;
+}
