@@ -152,7 +152,16 @@ void mergeRuntime(std::vector<RuntimeFinding> &Runtime) {
   // least half of the broad one's. One rule only: findings of different
   // rules inside a broad one (the FP32 GEMMs and the pageable copies inside
   // copy/compute overlap) are different thieves.
+  // The parts' savings add up (each fix is its own: batching the downloads
+  // and batching the uploads); the broad finding's is an alternative.
+  std::map<size_t, std::vector<size_t>> SplitParts;
   for (size_t A = 0; A < N; ++A) {
+    // Only synchronizations, whose records are the waits of other findings'
+    // calls: a broad finding of another kind (launch-bound stretches,
+    // copy/compute overlap) holds kernels that narrower findings of other
+    // fixes (block sizes, pinning) are about.
+    if (Runtime[A].F.CheckId != "runtime-sync-heavy")
+      continue;
     std::map<StringRef, std::vector<size_t>> PartsByRule;
     for (size_t B = 0; B < N; ++B) {
       if (B == A || Sets[B].size() >= Sets[A].size() || Find(A) == Find(B))
@@ -169,14 +178,31 @@ void mergeRuntime(std::vector<RuntimeFinding> &Runtime) {
         unite(Covered.Calls, Sets[B].Calls);
         unite(Covered.Kernels, Sets[B].Kernels);
       }
-      if (2 * shared(Sets[A], Covered) >= Sets[A].size())
+      if (2 * shared(Sets[A], Covered) >= Sets[A].size()) {
         for (size_t B : Parts)
           Parent[Find(B)] = Find(A);
+        SplitParts[A] = Parts;
+      }
     }
   }
   std::map<size_t, std::vector<size_t>> Groups;
   for (size_t I = 0; I < N; ++I)
     Groups[Find(I)].push_back(I);
+  struct PartsSum {
+    uint64_t Sum = 0;
+    size_t Count = 0;
+    std::string Rule;
+  };
+  std::map<size_t, PartsSum> PartsSaving;
+  for (auto &[Broad, Parts] : SplitParts) {
+    PartsSum &P = PartsSaving[Find(Broad)];
+    for (size_t B : Parts)
+      if (!Runtime[B].Conditional && Runtime[B].F.Ranking) {
+        P.Sum += Runtime[B].F.Ranking->SavingNs;
+        P.Rule = Runtime[B].F.CheckId;
+        ++P.Count;
+      }
+  }
   std::vector<RuntimeFinding> Out;
   for (auto &[Root, Members] : Groups) {
     // The finding that speaks for the group: not conditional, then the
@@ -204,6 +230,15 @@ void mergeRuntime(std::vector<RuntimeFinding> &Runtime) {
         Merged.OverlapOf = R.OverlapOf;
     }
     Merged.Conditional = Conditional;
+    if (auto It = PartsSaving.find(Root);
+        It != PartsSaving.end() && Merged.F.Ranking && It->second.Sum > Merged.F.Ranking->SavingNs) {
+      Merged.F.Ranking->SavingNs = It->second.Sum;
+      Merged.F.Ranking->Method =
+          formatv("the {0} {1} findings' savings added (their records are disjoint, each fix "
+                  "its own), larger than the synchronizations' alone",
+                  It->second.Count, It->second.Rule)
+              .str();
+    }
     Out.push_back(std::move(Merged));
   }
   Runtime = std::move(Out);
