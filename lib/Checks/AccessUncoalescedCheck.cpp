@@ -489,10 +489,10 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
     // The stride is one named value the kernel never compares: `n` in `if
     // (r >= n)` or `j < n` bounds the rows or a walk along them (a matrix's
     // side), which no record of a few elements is.
-    auto Compared = [&](const void *D) {
-      bool Found = false;
+    llvm::SmallPtrSet<const void *, 8> Compared;
+    if (!BySymbolicStride.empty()) {
       std::vector<const Stmt *> Work{Kernel->getBody()};
-      while (!Work.empty() && !Found) {
+      while (!Work.empty()) {
         const Stmt *St = Work.back();
         Work.pop_back();
         if (!St)
@@ -500,21 +500,19 @@ void AccessUncoalescedCheck::analyze(const FunctionDecl *Kernel, const KernelSum
         if (const auto *BO = dyn_cast<BinaryOperator>(St);
             BO && (BO->isRelationalOp() || BO->isEqualityOp()))
           for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
-            if (const auto *R = dyn_cast<DeclRefExpr>(Side->IgnoreParenImpCasts());
-                R && R->getDecl() == D)
-              Found = true;
+            if (const auto *R = dyn_cast<DeclRefExpr>(Side->IgnoreParenImpCasts()))
+              Compared.insert(R->getDecl());
         for (const Stmt *C : St->children())
           Work.push_back(C);
       }
-      return Found;
-    };
+    }
     for (auto &[Buffer, Members] : BySymbolicStride)
       for (auto &[A, Sp] : Members) {
         AffineForm Stride = A->laneStride();
         if (Stride.terms().size() != 1 || Stride.terms()[0].Symbols.size() != 1 ||
             Stride.terms()[0].Symbols[0].Kind != SymbolKind::Value ||
             !Stride.terms()[0].Symbols[0].Decl || Stride.terms()[0].Coefficient <= 0 ||
-            Compared(Stride.terms()[0].Symbols[0].Decl))
+            Compared.count(Stride.terms()[0].Symbols[0].Decl))
           continue;
         // The same elements on every iteration of the thread's loops: an
         // unrolled walk along a row (`A[r * n + j + 1]` for j += 4) is none.
