@@ -81,8 +81,9 @@ bool isClockMethod(const CXXMethodDecl *MD) {
       .Default(false);
 }
 
-/// `SpTimer timer;` whose constructor starts the clock (it reads one, or
-/// calls the class's own start()): the declaration is a timing call.
+/// `SpTimer timer;` whose constructor starts the clock (it reads one, in its
+/// body or a member initializer, or calls the class's own start()): the
+/// declaration is a timing call.
 bool startsClock(const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;
@@ -95,7 +96,12 @@ bool startsClock(const CXXConstructExpr *CE) {
   const FunctionDecl *Def = nullptr;
   if (!Ctor->hasBody(Def) || !Def)
     return false;
+  // The body and the member initializers: `Timer() : T0(clock::now()) {}`.
   std::vector<const Stmt *> Work{Def->getBody()};
+  if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : CD->inits())
+      if (Init->isWritten())
+        Work.push_back(Init->getInit());
   while (!Work.empty()) {
     const Stmt *S = Work.back();
     Work.pop_back();
