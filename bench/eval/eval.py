@@ -61,7 +61,8 @@ def export(repo, mirror, dest):
     for line in listing.splitlines():
         meta, path = line.split("\t", 1)
         _, kind, sha, size = meta.split()
-        if kind != "blob" or not path.endswith(SOURCE_SUFFIXES) or size == "-" or int(size) > 4 << 20:
+        # An absent blob (a snapshot without it) lists its size as "BAD".
+        if kind != "blob" or not path.endswith(SOURCE_SUFFIXES) or not size.isdigit() or int(size) > 4 << 20:
             continue
         blob = subprocess.run(["git", "--git-dir", gitdir, "cat-file", "blob", sha],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)

@@ -29,6 +29,9 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <map>
+#include <set>
+
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace cuda_advisor::analysis;
@@ -551,9 +554,9 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
       if (Heavy &H = Heaviest[K]; Cost[I] > H.Clocks)
         H = {Cost[I], F.Root};
   }
+  std::vector<std::string> ColdOf(Merged.size());
   for (size_t I = 0; I < Merged.size(); ++I) {
-    const Found &F = Merged[I];
-    std::string Cold;
+    std::string &Cold = ColdOf[I];
     const Expr *Over = nullptr;
     bool Small = !KernelsOf[I].empty() && llvm::all_of(KernelsOf[I], [&](const FunctionDecl *K) {
       const Heavy &H = Heaviest[K];
@@ -567,8 +570,76 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
              " of that of the promotion at line " +
              std::to_string(SM.getExpansionLineNumber(Over->getBeginLoc())) +
              " in the same kernel (counting loop trips): fix that one first";
-    report(F.FD, F.Root, F.R, Cold);
   }
+  // One named cause is one thing to fix: a macro (`#define CONST 0.01`) or
+  // a double constant that promotes several computations of the file is one
+  // finding, at its first hot use, counting the others and carrying all
+  // their fixes; a generated file of thousands of kernels using one macro
+  // is not thousands of findings.
+  std::map<std::string, std::vector<size_t>> ByCause;
+  std::vector<std::vector<size_t> *> Ordered; // By first member.
+  std::vector<std::vector<size_t>> Alone;
+  Alone.reserve(Merged.size());
+  for (size_t I = 0; I < Merged.size(); ++I) {
+    std::string Key = namedCauses(Merged[I].R);
+    std::vector<size_t> *G = nullptr;
+    if (Key.empty()) {
+      G = &Alone.emplace_back();
+    } else {
+      auto [It, New] = ByCause.try_emplace(std::move(Key));
+      G = New ? &It->second : nullptr;
+      It->second.push_back(I);
+    }
+    if (G) {
+      if (G->empty())
+        G->push_back(I);
+      Ordered.push_back(G);
+    }
+  }
+  for (const std::vector<size_t> *GP : Ordered) {
+    const std::vector<size_t> &G = *GP;
+    // The carrier: the first member off the cold path, else the first.
+    size_t Carrier = G.front();
+    for (size_t I : G)
+      if (ColdOf[I].empty()) {
+        Carrier = I;
+        break;
+      }
+    std::vector<const Found *> Parts{&Merged[Carrier]};
+    for (size_t I : G)
+      if (I != Carrier)
+        Parts.push_back(&Merged[I]);
+    report(Parts, ColdOf[Carrier]);
+  }
+}
+
+/// The named causes of R (the macros whose whole expansion is a literal,
+/// the double constants), as a key; empty when R has any other cause (a
+/// literal written out, a double math function).
+std::string KernelDoublePromotionCheck::namedCauses(const Region &R) {
+  if (!R.MathCalls.empty() || (R.Literals.empty() && R.Constants.empty()))
+    return {};
+  const SourceManager &SM = Ctx.ast().getSourceManager();
+  const LangOptions &LO = Ctx.ast().getLangOpts();
+  std::set<std::string> Names;
+  for (const FloatingLiteral *L : R.Literals) {
+    clang::SourceLocation Loc = L->getLocation();
+    if (!Loc.isMacroID() || SM.isMacroArgExpansion(Loc) ||
+        !Lexer::isAtStartOfMacroExpansion(Loc, SM, LO) || !Lexer::isAtEndOfMacroExpansion(Loc, SM, LO))
+      return {};
+    StringRef Macro = Lexer::getImmediateMacroName(Loc, SM, LO);
+    if (Macro.empty())
+      return {};
+    // The definition's place tells two macros of one name apart.
+    Names.insert("macro " + Macro.str() + "@" +
+                 std::to_string(SM.getSpellingLoc(Loc).getRawEncoding()));
+  }
+  for (const auto &[E, V] : R.Constants)
+    Names.insert("constant @" + std::to_string(V->getCanonicalDecl()->getLocation().getRawEncoding()));
+  std::string Key;
+  for (const std::string &N : Names)
+    Key += N + ";";
+  return Key;
 }
 
 void KernelDoublePromotionCheck::analyzeFunction(const FunctionDecl *FD, std::vector<Found> &Out) {
@@ -643,30 +714,34 @@ KernelDoublePromotionCheck::kernelsReaching(const FunctionDecl *FD) {
   return Kernels;
 }
 
-void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root,
-                                        const Region &R, const std::string &Cold) {
+void KernelDoublePromotionCheck::report(llvm::ArrayRef<const Found *> Parts,
+                                        const std::string &Cold) {
   ASTContext &AST = Ctx.ast();
   const SourceManager &SM = AST.getSourceManager();
   const LangOptions &LO = AST.getLangOpts();
+  const FunctionDecl *FD = Parts.front()->FD;
+  const Expr *Root = Parts.front()->Root;
 
-  // The first cause in source order carries the finding.
+  // The first cause in source order of the carrier carries the finding.
   clang::SourceLocation First;
   auto Consider = [&](clang::SourceLocation L) {
     if (First.isInvalid() || SM.isBeforeInTranslationUnit(L, First))
       First = L;
   };
-  for (const FloatingLiteral *L : R.Literals)
+  const Region &Lead = Parts.front()->R;
+  for (const FloatingLiteral *L : Lead.Literals)
     Consider(L->getLocation());
-  for (auto &[E, V] : R.Constants)
+  for (auto &[E, V] : Lead.Constants)
     Consider(E->getBeginLoc());
-  for (auto &[C, N] : R.MathCalls)
+  for (auto &[C, N] : Lead.MathCalls)
     Consider(C->getBeginLoc());
   if (!Reported.insert(SM.getFileLoc(First).getRawEncoding()).second)
     return; // Another instantiation of the same template code.
 
-  bool Instantiated = FD->isTemplateInstantiation() ||
-                      (isa<CXXMethodDecl>(FD) &&
-                       cast<CXXMethodDecl>(FD)->getParent()->getTemplateInstantiationPattern());
+  auto IsInstantiated = [](const FunctionDecl *F) {
+    return F->isTemplateInstantiation() ||
+           (isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F)->getParent()->getTemplateInstantiationPattern());
+  };
 
   std::vector<std::string> Causes, Fixes, Evidence;
   struct Edit {
@@ -674,109 +749,162 @@ void KernelDoublePromotionCheck::report(const FunctionDecl *FD, const Expr *Root
     std::string Text;
   };
   std::vector<Edit> Edits;
-  std::vector<std::string> LiteralTexts;
-  for (const FloatingLiteral *L : R.Literals) {
-    CharSourceRange Tok = CharSourceRange::getTokenRange(L->getLocation());
-    std::string Spelling =
-        Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getSpellingLoc(L->getLocation())),
-                             SM, LO)
-            .str();
-    Evidence.push_back(Spelling);
-    auto AddUnique = [](std::vector<std::string> &List, std::string Item) {
-      if (!llvm::is_contained(List, Item))
-        List.push_back(std::move(Item));
-    };
-    // A literal written in a macro's body (not an argument of the macro).
-    if (L->getLocation().isMacroID() && !SM.isMacroArgExpansion(L->getLocation())) {
-      StringRef Macro = Lexer::getImmediateMacroName(L->getLocation(), SM, LO);
-      AddUnique(LiteralTexts, Macro.empty() ? Spelling : Macro.str() + " (" + Spelling + ")");
-      // M_PI and friends: a macro whose whole expansion is the literal.
-      clang::SourceLocation Begin;
-      if (Lexer::isAtStartOfMacroExpansion(L->getLocation(), SM, LO, &Begin) &&
-          Lexer::isAtEndOfMacroExpansion(L->getLocation(), SM, LO)) {
-        CharSourceRange File = Lexer::makeFileCharRange(Tok, SM, LO);
-        StringRef Name = Lexer::getSourceText(File, SM, LO);
-        bool Identifier = !Name.empty() && llvm::all_of(Name, [](char C) {
-          return llvm::isAlnum(C) || C == '_';
-        });
-        if (File.isValid() && Identifier) {
-          Edits.push_back({File, "static_cast<float>(" + Name.str() + ")"});
-          AddUnique(Fixes, "static_cast<float>(" + Name.str() + ")");
-          continue;
+  bool Instantiated = false;
+  auto AddUnique = [](std::vector<std::string> &List, std::string Item) {
+    if (!llvm::is_contained(List, Item))
+      List.push_back(std::move(Item));
+  };
+  std::vector<std::string> LiteralTexts, ConstNames, FnNames;
+  std::vector<const VarDecl *> ConstDecls;
+  /// Where each macro of a group is defined (its literal's spelling).
+  std::vector<std::pair<std::string, clang::SourceLocation>> MacroDefs;
+  unsigned Ops = 0, Math = 0, Promoted = 0;
+  bool Float = false;
+  for (const Found *P : Parts) {
+    const Region &R = P->R;
+    bool PartInstantiated = IsInstantiated(P->FD);
+    Instantiated = Instantiated || PartInstantiated;
+    Ops += R.Ops + R.MathCalls.size();
+    Math += R.MathCalls.size();
+    Promoted += R.Promoted;
+    Float = Float || R.Float;
+    std::vector<Edit> PartEdits;
+    for (const FloatingLiteral *L : R.Literals) {
+      CharSourceRange Tok = CharSourceRange::getTokenRange(L->getLocation());
+      std::string Spelling =
+          Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getSpellingLoc(L->getLocation())),
+                               SM, LO)
+              .str();
+      Evidence.push_back(Spelling);
+      // A literal written in a macro's body (not an argument of the macro).
+      if (L->getLocation().isMacroID() && !SM.isMacroArgExpansion(L->getLocation())) {
+        StringRef Macro = Lexer::getImmediateMacroName(L->getLocation(), SM, LO);
+        AddUnique(LiteralTexts, Macro.empty() ? Spelling : Macro.str() + " (" + Spelling + ")");
+        // M_PI and friends: a macro whose whole expansion is the literal.
+        clang::SourceLocation Begin;
+        if (Lexer::isAtStartOfMacroExpansion(L->getLocation(), SM, LO, &Begin) &&
+            Lexer::isAtEndOfMacroExpansion(L->getLocation(), SM, LO)) {
+          CharSourceRange File = Lexer::makeFileCharRange(Tok, SM, LO);
+          StringRef Name = Lexer::getSourceText(File, SM, LO);
+          bool Identifier = !Name.empty() && llvm::all_of(Name, [](char C) {
+            return llvm::isAlnum(C) || C == '_';
+          });
+          if (File.isValid() && Identifier) {
+            PartEdits.push_back({File, "static_cast<float>(" + Name.str() + ")"});
+            AddUnique(Fixes, "static_cast<float>(" + Name.str() + ")");
+            if (llvm::none_of(MacroDefs, [&](const auto &M) { return M.first == Name; }))
+              MacroDefs.push_back({Name.str(), SM.getSpellingLoc(L->getLocation())});
+            continue;
+          }
         }
+        AddUnique(Fixes, Spelling + "f");
+        continue;
       }
+      AddUnique(LiteralTexts, Spelling);
+      PartEdits.push_back({Tok, Spelling + "f"});
       AddUnique(Fixes, Spelling + "f");
-      continue;
     }
-    AddUnique(LiteralTexts, Spelling);
-    Edits.push_back({Tok, Spelling + "f"});
-    AddUnique(Fixes, Spelling + "f");
+    for (auto &[E, V] : R.Constants) {
+      Evidence.push_back(V->getName().str());
+      if (!llvm::is_contained(ConstDecls, V)) {
+        ConstDecls.push_back(V);
+        ConstNames.push_back("'" + V->getName().str() + "'");
+      }
+    }
+    for (auto &[C, N] : R.MathCalls) {
+      std::string Name = N.str();
+      if (!llvm::is_contained(FnNames, Name))
+        FnNames.push_back(Name);
+      Evidence.push_back(Name);
+      const auto *DRE = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts());
+      bool StdQualified = DRE && DRE->getQualifier() &&
+                          DRE->getQualifier()->getKind() != NestedNameSpecifier::Global;
+      if (DRE && !StdQualified)
+        PartEdits.push_back({CharSourceRange::getTokenRange(DRE->getNameInfo().getLoc()), Name + "f"});
+      // std::sqrt picks its float overload once the argument is float; not
+      // std::pow(float, int), which C++11 computes in double.
+      bool IntExponentPow = Name == "pow" && C->getNumArgs() == 2 &&
+                            C->getArg(1)->IgnoreParenImpCasts()->getType()->isIntegerType();
+      if ((!StdQualified || IntExponentPow) && !llvm::is_contained(Fixes, Name + "f"))
+        Fixes.push_back(Name + "f");
+    }
+    if (!PartInstantiated)
+      llvm::append_range(Edits, PartEdits);
   }
   if (!LiteralTexts.empty())
     Causes.push_back(std::string(LiteralTexts.size() == 1 ? "the double literal "
                                                           : "the double literals ") +
                      joinList(LiteralTexts));
-  std::vector<std::string> ConstNames;
-  for (auto &[E, V] : R.Constants) {
-    ConstNames.push_back("'" + V->getName().str() + "'");
-    Evidence.push_back(V->getName().str());
-  }
   if (!ConstNames.empty()) {
     Causes.push_back(std::string(ConstNames.size() == 1 ? "the double constant "
                                                         : "the double constants ") +
                      joinList(ConstNames));
     Fixes.push_back("float constants");
   }
-  std::vector<std::string> FnNames;
-  for (auto &[C, N] : R.MathCalls) {
-    std::string Name = N.str();
-    if (!llvm::is_contained(FnNames, Name))
-      FnNames.push_back(Name);
-    Evidence.push_back(Name);
-    const auto *DRE = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts());
-    bool StdQualified = DRE && DRE->getQualifier() &&
-                        DRE->getQualifier()->getKind() != NestedNameSpecifier::Global;
-    if (DRE && !StdQualified)
-      Edits.push_back({CharSourceRange::getTokenRange(DRE->getNameInfo().getLoc()), Name + "f"});
-    // std::sqrt picks its float overload once the argument is float; not
-    // std::pow(float, int), which C++11 computes in double.
-    bool IntExponentPow = Name == "pow" && C->getNumArgs() == 2 &&
-                          C->getArg(1)->IgnoreParenImpCasts()->getType()->isIntegerType();
-    if ((!StdQualified || IntExponentPow) && !llvm::is_contained(Fixes, Name + "f"))
-      Fixes.push_back(Name + "f");
-  }
   if (!FnNames.empty())
     Causes.push_back(std::string(FnNames.size() == 1 ? "the double function "
                                                      : "the double functions ") +
                      joinList(FnNames));
 
-  std::string Msg = "float arithmetic promoted to double by " + joinList(Causes) +
-                    ": it runs in FP64, at 1/2 of the FP32 rate on H100/H200 and 1/64 on "
-                    "GeForce and L4/L40S-class GPUs, plus conversions; use " + joinList(Fixes);
+  std::string Msg = "float arithmetic promoted to double by " + joinList(Causes);
+  llvm::SetVector<const FunctionDecl *> Functions;
+  for (const Found *P : Parts)
+    Functions.insert(P->FD);
+  if (Parts.size() > 1)
+    Msg += " in " + std::to_string(Parts.size()) + " computations" +
+           (Functions.size() > 1 ? " of " + std::to_string(Functions.size()) + " functions" : "") +
+           " of this file";
+  Msg += ": it runs in FP64, at 1/2 of the FP32 rate on H100/H200 and 1/64 on "
+         "GeForce and L4/L40S-class GPUs, plus conversions; use " + joinList(Fixes);
+  if (Parts.size() > 1)
+    Msg += std::string(" at each use, or ") +
+           (ConstDecls.empty() ? "define it as a float literal where no double code uses it"
+                               : "declare it float where no double code uses it");
   auto D = diag(First, Msg);
   D.range(Root->getSourceRange());
   if (!Cold.empty())
     D.cold(Cold);
-  if (!Instantiated)
+  if (!Instantiated || Parts.size() > 1)
     for (const Edit &E : Edits)
       D.fix(E.Range, E.Text);
-  for (auto &[E, V] : R.Constants)
+  for (const VarDecl *V : ConstDecls)
     D.note(V->getLocation(), "'" + V->getName().str() + "' is declared double here");
-  if (isKernel(FD)) {
-    D.kernel(FD);
-  } else {
-    for (const FunctionDecl *K : kernelsReaching(FD))
-      D.kernel(K);
+  if (Parts.size() > 1) {
+    for (const auto &[Name, Loc] : MacroDefs) {
+      if (SM.isWrittenInCommandLineFile(Loc) || SM.isWrittenInBuiltinFile(Loc) ||
+          SM.getFilename(Loc).empty())
+        D.note(Loc, "'" + Name + "' is defined on the command line (-D" + Name + "=...)");
+      else
+        D.note(Loc, "'" + Name + "' is defined here");
+    }
+    // The other uses, a few of them by place.
+    constexpr size_t Shown = 3;
+    for (size_t I = 1; I < Parts.size() && I <= Shown; ++I) {
+      std::string Note = "another computation it promotes";
+      if (I == Shown && Parts.size() > Shown + 1)
+        Note += " (and " + std::to_string(Parts.size() - Shown - 1) + " more in this file)";
+      D.note(SM.getExpansionLoc(Parts[I]->Root->getBeginLoc()), Note);
+    }
   }
+  llvm::SetVector<const FunctionDecl *> Kernels;
+  for (const FunctionDecl *F : Functions) {
+    if (isKernel(F))
+      Kernels.insert(F);
+    else
+      for (const FunctionDecl *K : kernelsReaching(F))
+        Kernels.insert(K);
+  }
+  for (const FunctionDecl *K : Kernels)
+    D.kernel(K);
   llvm::json::Array CauseArray;
   for (std::string &C : Evidence)
     CauseArray.push_back(std::move(C));
   D.evidence(evidence::Function, FD->getNameAsString())
       .evidence(evidence::Causes, std::move(CauseArray))
-      .evidence(evidence::DoubleOps, static_cast<int64_t>(R.Ops + R.MathCalls.size()))
-      .evidence(evidence::MathFunctions, static_cast<int64_t>(R.MathCalls.size()))
-      .evidence(evidence::PromotedValues, static_cast<int64_t>(R.Promoted))
-      .evidence(evidence::ResultType, R.Float ? "float" : "integer");
+      .evidence(evidence::DoubleOps, static_cast<int64_t>(Ops))
+      .evidence(evidence::MathFunctions, static_cast<int64_t>(Math))
+      .evidence(evidence::PromotedValues, static_cast<int64_t>(Promoted))
+      .evidence(evidence::ResultType, Float ? "float" : "integer");
 }
 
 CUDA_ADVISOR_REGISTER_CHECK(KernelDoublePromotionCheck)

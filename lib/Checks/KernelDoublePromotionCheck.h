@@ -42,8 +42,12 @@ private:
   /// Whether the FP64 work of the promotions reached from kernel K could
   /// outlast its global memory traffic (see the .cpp).
   bool fp64CanMatter(const clang::FunctionDecl *K, const std::vector<Found> &All);
-  void report(const clang::FunctionDecl *FD, const clang::Expr *Root, const Region &R,
-              const std::string &Cold);
+  /// One finding for Parts (their first, the carrier, gives its place):
+  /// one computation, or every computation promoted by one named cause.
+  void report(llvm::ArrayRef<const Found *> Parts, const std::string &Cold);
+  /// The macros (whose whole expansion is a literal) and double constants
+  /// that are R's only causes, as a key; empty when R has any other cause.
+  std::string namedCauses(const Region &R);
   std::vector<const clang::FunctionDecl *> kernelsReaching(const clang::FunctionDecl *FD);
 
   /// Also report a single `x * 2.5` whose constant is exact in float and whose
