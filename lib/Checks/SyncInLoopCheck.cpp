@@ -29,6 +29,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <utility>
+
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace cuda_advisor::analysis;
@@ -206,6 +208,7 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     if (queuesGpuWork(K)) {
       if (!Out.Work)
         Out.Work = C;
+      Out.WorkCalls.push_back(C);
       if (K == HostCallKind::Launch) {
         std::optional<LaunchSite> L = getLaunchSite(C);
         AllWorkOnDefaultStream &= L && OnDefaultStream(L->Stream);
@@ -322,6 +325,7 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     if (S.Work) {
       if (!Out.Work)
         Out.Work = C;
+      Out.WorkCalls.push_back(C);
       AllWorkOnDefaultStream = false; // The callee's streams are its own.
       GpuCalls.insert(C);
       AddGpuBuffers(C); // What the callee's GPU work may use.
@@ -448,7 +452,25 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     std::optional<int64_t> Trips = constantTripCount(Loop, VT);
     bool DeviceLoop = isDeviceLoop(Loop);
+    const SourceManager &SM = Ctx.ast().getSourceManager();
+    auto Before = [&](const Stmt *A, const Stmt *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    };
+    const CallExpr *Previous = nullptr;
     for (auto &[Call, Api] : S.Syncs) {
+      // A synchronization after another of every iteration, with no GPU work
+      // queued in between (`launch; sync; swap(a, b); sync;`): the GPU is
+      // idle when it runs, and it returns at once.
+      const CallExpr *Earlier = std::exchange(Previous, Call);
+      std::string Idle;
+      if (Earlier && Before(Earlier, Call) &&
+          llvm::none_of(S.WorkCalls, [&](const CallExpr *W) {
+            return Before(Earlier, W) && Before(W, Call);
+          }))
+        Idle = "the synchronization at line " +
+               std::to_string(SM.getExpansionLineNumber(Earlier->getBeginLoc())) +
+               " already waited for this iteration's GPU work, and no work is queued in "
+               "between: this one finds the GPU idle";
       bool Direct = classifyHostCall(Call) == HostCallKind::Sync;
       const FunctionDecl *Via = Direct ? nullptr : Call->getDirectCallee();
       std::string Callee = Direct ? std::string() : describeCallee(Call);
@@ -470,8 +492,10 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
                "runs in order without it: synchronize once after the loop";
       }
       auto D = diag(Call->getBeginLoc(), Msg);
+      if (!Idle.empty())
+        D.cold(Idle);
       // A multi-pass reduction's loop waits a few times in all.
-      if (!DeviceLoop)
+      else if (!DeviceLoop)
         if (std::optional<FewPasses> FP = fewPassLoop(Loop, VT);
             FP && !mayRepeat(Loop, Ctx.ast()))
           D.cold(describe(*FP) + ": a few waits in all");
