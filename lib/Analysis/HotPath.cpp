@@ -840,6 +840,19 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
                                               "code launches other kernels, not this one, and "
                                               "no header declares it for another file)"};
     }
+    // Likewise a host function of the whole program that nothing calls or
+    // names (an earlier version left beside the one main calls): dead code.
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!isKernel(F.Key) && HasMain && !F.Key->isMain() && !isa<CXXMethodDecl>(F.Key) &&
+        F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate && !F.Key->isReferenced() &&
+        !F.Key->isExternC() && !F.Key->hasAttr<UsedAttr>() && !F.Key->hasAttr<ConstructorAttr>() &&
+        !F.Key->hasAttr<DestructorAttr>() &&
+        llvm::all_of(F.Key->redecls(), [&](const FunctionDecl *D) {
+          return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+        }))
+      return Memo[F.Key] = {Priority::Cold, "a function that this program never calls (main is "
+                                            "in this file, and no code of it calls or names "
+                                            "the function)"};
     return Memo[F.Key] = {};
   }
   InProgress[F.Key] = true;

@@ -2,11 +2,14 @@
 // and result, outside any loop, or a helper called only from there) has
 // nothing to overlap with, and pinning the buffer costs about as much as it
 // saves: not reported. The same copies in a loop, in a helper called from a
-// loop, or in a function the file never calls (it may run any number of
-// times) are.
+// loop, or in a function the file never calls but declares for other files
+// (it may run any number of times) are; one that nothing calls or declares,
+// in a file with main, is dead code.
 //
 // RUN: %expect-exit 1 %cuda-advisor --sort=location --checks='-*,transfer-pageable-async' %s -- -x cuda -std=c++17 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
+// RUN: %expect-exit 1 %cuda-advisor --show-cold --sort=location --checks='-*,transfer-pageable-async' %s -- -x cuda -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=COLD
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
@@ -28,10 +31,20 @@ static void uploadEach(float *d, const std::vector<float> &h, cudaStream_t s) {
   // CHECK: transfer-pageable-async-once.cu:[[@LINE-1]]:3: warning: cudaMemcpyAsync from pageable host memory {{.*}}[transfer-pageable-async]
 }
 
-// Never called in this file (a library entry point): may run any number of times.
+// Declared in a header for other files (a library entry point) and never
+// called here: may run any number of times.
+#include "Inputs/exported-upload.h"
 void exported(float *d, const std::vector<float> &h, cudaStream_t s) {
   cudaMemcpyAsync(d, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice, s);
   // CHECK: transfer-pageable-async-once.cu:[[@LINE-1]]:3: warning: cudaMemcpyAsync from pageable host memory {{.*}}[transfer-pageable-async]
+}
+
+// Look-alike: neither called nor declared for other files, in a file with
+// main: dead code, off the hot path (not shown by default).
+void unused(float *d, const std::vector<float> &h, cudaStream_t s) {
+  cudaMemcpyAsync(d, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice, s);
+  // COLD: transfer-pageable-async-once.cu:[[@LINE-1]]:3: note: cudaMemcpyAsync from pageable host memory {{.*}}[transfer-pageable-async]
+  // COLD: note: off the hot path: a function that this program never calls (main is in this file, and no code of it calls or names the function)
 }
 
 // A helper called only from a helper that runs once: runs once.

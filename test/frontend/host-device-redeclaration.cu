@@ -71,6 +71,9 @@ int main() {
     step<<<n / 256, 256>>>(d, n);
     // CHECK: host-device-redeclaration.cu:[[@LINE+1]]:5: warning: cudaMemcpy runs on every iteration of this loop
     cudaMemcpy(h, d, n * sizeof(Vec3), cudaMemcpyDeviceToHost);
+#ifdef SAME_LINE
+    copyAll((float *)d, (float *)h); // Called: an uncalled function would be dead code.
+#endif
   }
   // CHECK: 2 findings in 1 file
   return length2(h[0]) > 0;
