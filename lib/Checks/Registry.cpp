@@ -5,6 +5,8 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -58,9 +60,12 @@ public:
     ast_matchers::MatchFinder Finder;
     for (auto &C : Checks)
       C->registerMatchers(Finder);
+    size_t Start = Sink.size();
     Finder.matchAST(AST);
     for (auto &C : Checks)
       C->onEndOfTranslationUnit();
+    if (AST.getDiagnostics().hasErrorOccurred())
+      dropFindingsInBrokenFunctions(AST, Ctx, Start);
   }
 
 private:
@@ -87,6 +92,57 @@ private:
       Scope.push_back(D);
     }
     AST.setTraversalScope(Scope);
+  }
+
+  /// A function whose body Clang had to recover from errors (an expression
+  /// it could not type, a declaration it rejected: a file analyzed without
+  /// the -D flags its build passes, so that `tmp.x` meets a `double`) has
+  /// types and values that are guesses: findings inside it are dropped.
+  /// Findings elsewhere in the file stay (an error in main does not make a
+  /// kernel's access pattern wrong).
+  void dropFindingsInBrokenFunctions(ASTContext &AST, CheckContext &Ctx, size_t Start) {
+    struct Broken : RecursiveASTVisitor<Broken> {
+      bool Found = false;
+      bool VisitRecoveryExpr(RecoveryExpr *) { return !(Found = true); }
+      bool VisitDecl(Decl *D) {
+        if (D->isInvalidDecl())
+          Found = true;
+        return !Found;
+      }
+    };
+    struct Functions : RecursiveASTVisitor<Functions> {
+      std::vector<const FunctionDecl *> Defs;
+      bool shouldVisitTemplateInstantiations() const { return false; }
+      bool VisitFunctionDecl(FunctionDecl *FD) {
+        if (FD->doesThisDeclarationHaveABody())
+          Defs.push_back(FD);
+        return true;
+      }
+    } All;
+    for (Decl *D : AST.getTraversalScope())
+      All.TraverseDecl(D);
+    const SourceManager &SM = AST.getSourceManager();
+    std::vector<std::pair<cuda_advisor::SourceLocation, cuda_advisor::SourceLocation>> Ranges;
+    for (const FunctionDecl *FD : All.Defs) {
+      Broken B;
+      B.TraverseStmt(FD->getBody());
+      if (!B.Found && !FD->isInvalidDecl())
+        continue;
+      clang::SourceRange R = FD->getSourceRange();
+      cuda_advisor::SourceLocation Begin = Ctx.toLocation(SM.getExpansionLoc(R.getBegin()));
+      cuda_advisor::SourceLocation End = Ctx.toLocation(SM.getExpansionRange(R.getEnd()).getEnd());
+      if (Begin.isValid() && End.isValid() && Begin.File == End.File)
+        Ranges.push_back({Begin, End});
+    }
+    if (Ranges.empty())
+      return;
+    auto Inside = [&](const Finding &F) {
+      return llvm::any_of(Ranges, [&](const auto &R) {
+        return F.Loc.File == R.first.File && F.Loc.Offset >= R.first.Offset &&
+               F.Loc.Offset <= R.second.Offset;
+      });
+    };
+    Sink.erase(std::remove_if(Sink.begin() + Start, Sink.end(), Inside), Sink.end());
   }
 
   const Config &Cfg;
