@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -94,19 +95,45 @@ private:
     AST.setTraversalScope(Scope);
   }
 
-  /// A function whose body Clang had to recover from errors (an expression
-  /// it could not type, a declaration it rejected: a file analyzed without
-  /// the -D flags its build passes, so that `tmp.x` meets a `double`) has
-  /// types and values that are guesses: findings inside it are dropped.
-  /// Findings elsewhere in the file stay (an error in main does not make a
-  /// kernel's access pattern wrong).
+  /// A function whose body holds an error about the types of things that
+  /// are declared (`t.x` on a `double`, a `float4` assigned to a `double`:
+  /// a file analyzed without the -D flags its build passes, so that its
+  /// header's fallback `#define TYPE double` is in effect) has types and
+  /// values that are not the program's: findings inside it are dropped.
+  /// Errors about names that are not declared at all (a header that was not
+  /// found, a macro of the build) leave the rest of the function as written,
+  /// and its findings stay; so do the file's other functions.
   void dropFindingsInBrokenFunctions(ASTContext &AST, CheckContext &Ctx, size_t Start) {
+    /// Whether E (a RecoveryExpr) is an error about declared things only:
+    /// it has operands, none of them unresolved or naming a rejected
+    /// declaration.
+    struct Operands : RecursiveASTVisitor<Operands> {
+      bool Any = false, Unknown = false;
+      bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *) { return !(Unknown = true); }
+      bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *) { return !(Unknown = true); }
+      bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *) {
+        return !(Unknown = true);
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        Any = true;
+        if (E->getDecl()->isInvalidDecl() || E->getType()->isDependentType())
+          Unknown = true;
+        return !Unknown;
+      }
+      bool VisitMemberExpr(MemberExpr *E) {
+        Any = true;
+        if (E->getMemberDecl()->isInvalidDecl())
+          Unknown = true;
+        return !Unknown;
+      }
+    };
     struct Broken : RecursiveASTVisitor<Broken> {
       bool Found = false;
-      bool VisitRecoveryExpr(RecoveryExpr *) { return !(Found = true); }
-      bool VisitDecl(Decl *D) {
-        if (D->isInvalidDecl())
-          Found = true;
+      bool VisitRecoveryExpr(RecoveryExpr *E) {
+        Operands O;
+        for (Expr *Sub : E->subExpressions())
+          O.TraverseStmt(Sub);
+        Found = O.Any && !O.Unknown;
         return !Found;
       }
     };
@@ -126,7 +153,7 @@ private:
     for (const FunctionDecl *FD : All.Defs) {
       Broken B;
       B.TraverseStmt(FD->getBody());
-      if (!B.Found && !FD->isInvalidDecl())
+      if (!B.Found)
         continue;
       clang::SourceRange R = FD->getSourceRange();
       cuda_advisor::SourceLocation Begin = Ctx.toLocation(SM.getExpansionLoc(R.getBegin()));
