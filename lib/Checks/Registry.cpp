@@ -116,9 +116,23 @@ private:
       }
       bool VisitDeclRefExpr(DeclRefExpr *E) {
         Any = true;
-        if (E->getDecl()->isInvalidDecl() || E->getType()->isDependentType())
+        if (E->getDecl()->isInvalidDecl() || E->getType()->isDependentType() ||
+            hasInvalidTypedef(E->getDecl()->getType()))
           Unknown = true;
         return !Unknown;
+      }
+      /// `std::ostream` when <ostream> was never read (a fatal error stops
+      /// the includes after it): the typedef survives, as an invalid `int`.
+      static bool hasInvalidTypedef(QualType T) {
+        for (unsigned Depth = 0; Depth < 8 && !T.isNull(); ++Depth) {
+          const auto *TT = T->getAs<TypedefType>();
+          if (!TT)
+            return false;
+          if (TT->getDecl()->isInvalidDecl())
+            return true;
+          T = TT->getDecl()->getUnderlyingType();
+        }
+        return false;
       }
       bool VisitMemberExpr(MemberExpr *E) {
         Any = true;
