@@ -11,6 +11,8 @@
 
 #include "cuda-advisor/Analysis/KernelSummary.h"
 #include "cuda-advisor/Checks/Check.h"
+#include <optional>
+#include <vector>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -44,6 +46,11 @@ private:
   /// Siblings: the group's other accesses, of Statements statements in all.
   void report(const Conflict &C, unsigned Statements, llvm::ArrayRef<const clang::Expr *> Siblings,
               bool Consecutive = true);
+
+  /// Another kernel's __shared__ array of V's shape with its rows padded
+  /// (`tile[32][33]` beside V's `tile[32][32]`), or null.
+  const clang::VarDecl *paddedSibling(const clang::VarDecl *V);
+  std::optional<std::vector<const clang::VarDecl *>> SharedArrays;
 
   const unsigned MinDegree; ///< Conflicts of a lower degree are not reported.
   /// The narrowest known blockDim.x below 32 of each kernel's launches in this TU.

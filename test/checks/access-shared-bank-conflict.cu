@@ -118,8 +118,10 @@ __global__ void throughHelper(float *out) {
 
 // ---------------------------------------------------------------- negatives
 
-__global__ void transposePadded(const float *in, float *out, int n) {
-  __shared__ float tile[32][33];
+// (Of ints: a padded float tile beside transposeConflicted's would make that
+// one the baseline of the pair, access-shared-bank-conflict-baseline.cu.)
+__global__ void transposePadded(const int *in, int *out, int n) {
+  __shared__ int tile[32][33];
   int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
   tile[threadIdx.y][threadIdx.x] = in[y * n + x];
   __syncthreads();
