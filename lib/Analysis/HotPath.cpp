@@ -93,15 +93,27 @@ bool startsClock(const CXXConstructExpr *CE) {
   // times its own scope: no start of a region that a later call ends.
   if (const CXXDestructorDecl *Dtor = RD->getDestructor(); Dtor && Dtor->isUserProvided())
     return false;
+  // The body, the member initializers (`Timer() : T0(clock::now()) {}`) and
+  // the default member initializers of the members they leave alone
+  // (`Clock::time_point T0 = Clock::now();` with `Timer() = default;`).
+  std::vector<const Stmt *> Work;
+  llvm::SmallPtrSet<const FieldDecl *, 4> Written;
   const FunctionDecl *Def = nullptr;
-  if (!Ctor->hasBody(Def) || !Def)
+  if (Ctor->hasBody(Def) && Def) {
+    Work.push_back(Def->getBody());
+    if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : CD->inits())
+        if (Init->isWritten()) {
+          Work.push_back(Init->getInit());
+          if (const FieldDecl *F = Init->getMember())
+            Written.insert(F);
+        }
+  }
+  for (const FieldDecl *F : RD->fields())
+    if (F->hasInClassInitializer() && !Written.count(F))
+      Work.push_back(F->getInClassInitializer());
+  if (Work.empty())
     return false;
-  // The body and the member initializers: `Timer() : T0(clock::now()) {}`.
-  std::vector<const Stmt *> Work{Def->getBody()};
-  if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *Init : CD->inits())
-      if (Init->isWritten())
-        Work.push_back(Init->getInit());
   while (!Work.empty()) {
     const Stmt *S = Work.back();
     Work.pop_back();
@@ -137,6 +149,10 @@ void forEachTimerConstruction(const Stmt *S, std::vector<const Stmt *> &Loops,
   if (Loop)
     Loops.pop_back();
 }
+
+constexpr const char *DeadHostFunction =
+    "a function that this program never calls (main is in this file, and no code of it calls or "
+    "names the function)";
 
 bool isLibrary(const FunctionDecl *FD, const SourceManager &SM) {
   clang::SourceLocation L = FD->getLocation();
@@ -641,7 +657,25 @@ PriorityVerdict HotPath::toySizeVerdict(const FunctionFacts &F, clang::SourceLoc
           /*Final=*/true};
 }
 
+/// A host function of the whole program that nothing calls or names (an
+/// earlier version left beside the one main calls): dead code, its loops
+/// included. Not in a file with compiler errors: a call whose arguments
+/// Clang could not type (an OpenCV `Mat*` without its header) names nothing.
+bool HotPath::isDeadHostFunction(const FunctionFacts &F) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return !isKernel(F.Key) && HasMain && !Ctx.getDiagnostics().hasErrorOccurred() &&
+         !F.Key->isMain() && !isa<CXXMethodDecl>(F.Key) &&
+         F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate && !F.Key->isReferenced() &&
+         !F.Key->isExternC() && !F.Key->hasAttr<UsedAttr>() && !F.Key->hasAttr<ConstructorAttr>() &&
+         !F.Key->hasAttr<DestructorAttr>() &&
+         llvm::all_of(F.Key->redecls(), [&](const FunctionDecl *D) {
+           return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+         });
+}
+
 PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth) {
+  if (isDeadHostFunction(F))
+    return {Priority::Cold, DeadHostFunction};
   // Only for code of the kernel itself (Depth 0): at a call site on behalf of
   // a __device__ helper, the helper's own loops are not counted.
   if (Depth == 0)
@@ -840,19 +874,8 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
                                               "code launches other kernels, not this one, and "
                                               "no header declares it for another file)"};
     }
-    // Likewise a host function of the whole program that nothing calls or
-    // names (an earlier version left beside the one main calls): dead code.
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (!isKernel(F.Key) && HasMain && !F.Key->isMain() && !isa<CXXMethodDecl>(F.Key) &&
-        F.Key->getTemplatedKind() == FunctionDecl::TK_NonTemplate && !F.Key->isReferenced() &&
-        !F.Key->isExternC() && !F.Key->hasAttr<UsedAttr>() && !F.Key->hasAttr<ConstructorAttr>() &&
-        !F.Key->hasAttr<DestructorAttr>() &&
-        llvm::all_of(F.Key->redecls(), [&](const FunctionDecl *D) {
-          return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
-        }))
-      return Memo[F.Key] = {Priority::Cold, "a function that this program never calls (main is "
-                                            "in this file, and no code of it calls or names "
-                                            "the function)"};
+    if (isDeadHostFunction(F))
+      return Memo[F.Key] = {Priority::Cold, DeadHostFunction};
     return Memo[F.Key] = {};
   }
   InProgress[F.Key] = true;

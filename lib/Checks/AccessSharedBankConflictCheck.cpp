@@ -531,8 +531,15 @@ const VarDecl *AccessSharedBankConflictCheck::paddedSibling(const VarDecl *V) {
     if (WD.size() != VD.size() || WE != VE ||
         !std::equal(VD.begin(), VD.end() - 1, WD.begin()))
       continue;
-    // One to a few elements more per row: padding, not another tile size.
-    if (WD.back() > VD.back() && WD.back() - VD.back() <= 4)
+    // One element more per row (the padding that removes a 4-byte
+    // stride's conflict; 2 or 4 more still conflict), in a variant of the
+    // same kernel: the two functions' names share their first 5 letters
+    // (transpose_shared and transpose_no_conflict, gTrans2 and gTrans3).
+    const auto *VF = dyn_cast<NamedDecl>(V->getParentFunctionOrMethod());
+    const auto *WF = dyn_cast_or_null<NamedDecl>(W->getParentFunctionOrMethod());
+    if (WD.back() == VD.back() + 1 && VF && WF && VF->getIdentifier() && WF->getIdentifier() &&
+        VF->getName().size() >= 5 && WF->getName().size() >= 5 &&
+        VF->getName().take_front(5).equals_insensitive(WF->getName().take_front(5)))
       return W;
   }
   return nullptr;

@@ -572,16 +572,21 @@ void KernelDoublePromotionCheck::onEndOfTranslationUnit() {
              " in the same kernel (counting loop trips): fix that one first";
   }
   // One named cause is one thing to fix: a macro (`#define CONST 0.01`) or
-  // a double constant that promotes several computations of the file is one
-  // finding, at its first hot use, counting the others and carrying all
-  // their fixes; a generated file of thousands of kernels using one macro
-  // is not thousands of findings.
+  // a double constant that promotes several computations of a function is
+  // one finding, at its first use that the 1/8 rule leaves hot, counting the
+  // others and carrying all their fixes; a generated kernel of a thousand
+  // statements using one macro is not a thousand findings.
   std::map<std::string, std::vector<size_t>> ByCause;
   std::vector<std::vector<size_t> *> Ordered; // By first member.
   std::vector<std::vector<size_t>> Alone;
   Alone.reserve(Merged.size());
   for (size_t I = 0; I < Merged.size(); ++I) {
     std::string Key = namedCauses(Merged[I].R);
+    // Per function: its computations share its priority (a dead or broken
+    // function's uses do not carry a live kernel's) and one instantiation's
+    // group stands for the others (the carrier's place is reported once).
+    if (!Key.empty())
+      Key += "@" + std::to_string(reinterpret_cast<uintptr_t>(Merged[I].FD));
     std::vector<size_t> *G = nullptr;
     if (Key.empty()) {
       G = &Alone.emplace_back();
@@ -851,9 +856,8 @@ void KernelDoublePromotionCheck::report(llvm::ArrayRef<const Found *> Parts,
   for (const Found *P : Parts)
     Functions.insert(P->FD);
   if (Parts.size() > 1)
-    Msg += " in " + std::to_string(Parts.size()) + " computations" +
-           (Functions.size() > 1 ? " of " + std::to_string(Functions.size()) + " functions" : "") +
-           " of this file";
+    Msg += " in " + std::to_string(Parts.size()) + " computations of '" +
+           FD->getNameAsString() + "'";
   Msg += ": it runs in FP64, at 1/2 of the FP32 rate on H100/H200 and 1/64 on "
          "GeForce and L4/L40S-class GPUs, plus conversions; use " + joinList(Fixes);
   if (Parts.size() > 1)
@@ -882,7 +886,7 @@ void KernelDoublePromotionCheck::report(llvm::ArrayRef<const Found *> Parts,
     for (size_t I = 1; I < Parts.size() && I <= Shown; ++I) {
       std::string Note = "another computation it promotes";
       if (I == Shown && Parts.size() > Shown + 1)
-        Note += " (and " + std::to_string(Parts.size() - Shown - 1) + " more in this file)";
+        Note += " (and " + std::to_string(Parts.size() - Shown - 1) + " more in this function)";
       D.note(SM.getExpansionLoc(Parts[I]->Root->getBeginLoc()), Note);
     }
   }

@@ -116,8 +116,12 @@ private:
       }
       bool VisitDeclRefExpr(DeclRefExpr *E) {
         Any = true;
+        // An operand of class type: the error may be a missing operator
+        // (`p + v * dt` on float3 without helper_math.h), a declaration
+        // that a header not found would have given.
         if (E->getDecl()->isInvalidDecl() || E->getType()->isDependentType() ||
-            hasInvalidTypedef(E->getDecl()->getType()))
+            hasInvalidTypedef(E->getDecl()->getType()) ||
+            E->getType().getNonReferenceType()->isRecordType())
           Unknown = true;
         return !Unknown;
       }

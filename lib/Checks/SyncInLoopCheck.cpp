@@ -461,12 +461,46 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       // A synchronization after another of every iteration, with no GPU work
       // queued in between (`launch; sync; swap(a, b); sync;`): the GPU is
       // idle when it runs, and it returns at once.
+      // Both are direct device-wide synchronizations (a stream's or an
+      // event's covers less, a helper may queue work after its own), and
+      // nothing between them is a call that may queue work or switch the
+      // device: only host code (assignments, pointer swaps, the standard
+      // library, printf, error queries).
       const CallExpr *Earlier = std::exchange(Previous, Call);
+      auto DeviceWide = [](const CallExpr *C) {
+        const FunctionDecl *F = C->getDirectCallee();
+        return F && F->getIdentifier() && classifyHostCall(C) == HostCallKind::Sync &&
+               (canonicalApiName(F->getName()) == "cudaDeviceSynchronize" ||
+                canonicalApiName(F->getName()) == "cudaThreadSynchronize");
+      };
+      auto OnlyHostCodeBetween = [&](const CallExpr *A, const CallExpr *B) {
+        struct Calls : RecursiveASTVisitor<Calls> {
+          std::vector<const CallExpr *> All;
+          bool VisitCallExpr(CallExpr *C) {
+            All.push_back(C);
+            return true;
+          }
+        } Found;
+        Found.TraverseStmt(const_cast<Stmt *>(Loop));
+        return llvm::none_of(Found.All, [&](const CallExpr *C) {
+          if (!Before(A, C) || !Before(C, B))
+            return false;
+          const FunctionDecl *F = C->getDirectCallee();
+          if (!F || !F->getIdentifier())
+            return !F; // A call through a pointer may do anything.
+          StringRef Name = canonicalApiName(F->getName());
+          if (Name == "cudaGetLastError" || Name == "cudaPeekAtLastError" ||
+              Name == "cudaGetErrorString" || Name == "cudaGetErrorName")
+            return false;
+          return !Ctx.isLibraryCode(F) || Name.starts_with("cu") || Name.starts_with("nccl");
+        });
+      };
       std::string Idle;
-      if (Earlier && Before(Earlier, Call) &&
+      if (Earlier && Before(Earlier, Call) && DeviceWide(Earlier) && DeviceWide(Call) &&
           llvm::none_of(S.WorkCalls, [&](const CallExpr *W) {
             return Before(Earlier, W) && Before(W, Call);
-          }))
+          }) &&
+          OnlyHostCodeBetween(Earlier, Call))
         Idle = "the synchronization at line " +
                std::to_string(SM.getExpansionLineNumber(Earlier->getBeginLoc())) +
                " already waited for this iteration's GPU work, and no work is queued in "

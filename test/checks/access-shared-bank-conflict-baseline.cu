@@ -36,16 +36,23 @@ __global__ void transpose_no_conflict(const float *a, float *b, int n) {
   b[y * n + x] = tile[threadIdx.x][threadIdx.y];
 }
 
-// Look-alikes: a [16][16] int tile whose only sibling is a [16][48] int tile
-// (another width), and a [16][16] double tile whose padded sibling holds floats.
+// Look-alikes: a variant with a wider array ([16][48], no padding), a
+// padded array of another element type, a padded array of an unrelated
+// kernel (columnSums beside transpose_no_conflict), a pad of 2 (which still
+// conflicts).
 __global__ void histogramRows(const int *in, int *out) {
   __shared__ int counts[16][16];
-  __shared__ int wide[16][48];
   counts[threadIdx.y][threadIdx.x] = in[threadIdx.x];
-  wide[threadIdx.y][threadIdx.x] = 0;
   __syncthreads();
   // CHECK: access-shared-bank-conflict-baseline.cu:[[@LINE+1]]:41: warning: 8-way shared-memory bank conflict on 'counts'{{.*}}[access-shared-bank-conflict]
   out[threadIdx.y * 16 + threadIdx.x] = counts[threadIdx.x][threadIdx.y];
+}
+
+__global__ void histogramWide(const int *in, int *out) {
+  __shared__ int counts[16][48];
+  counts[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 16 + threadIdx.x] = counts[threadIdx.y][threadIdx.x];
 }
 
 __global__ void transposeDouble(const double *a, double *b) {
@@ -56,11 +63,34 @@ __global__ void transposeDouble(const double *a, double *b) {
   b[threadIdx.x * 16 + threadIdx.y] = d[threadIdx.x][threadIdx.y];
 }
 
-__global__ void paddedFloat(const float *a, float *b) {
+__global__ void transposeFloat(const float *a, float *b) {
   __shared__ float f[16][17];
   f[threadIdx.y][threadIdx.x] = a[threadIdx.y * 16 + threadIdx.x];
   __syncthreads();
   b[threadIdx.x * 16 + threadIdx.y] = f[threadIdx.x][threadIdx.y];
+}
+
+__global__ void columnSums(const float *a, float *out) {
+  __shared__ float rows[TILE][TILE];
+  rows[threadIdx.y][threadIdx.x] = a[threadIdx.y * TILE + threadIdx.x];
+  __syncthreads();
+  // CHECK: access-shared-bank-conflict-baseline.cu:[[@LINE+1]]:43: warning: 32-way shared-memory bank conflict on 'rows'{{.*}}[access-shared-bank-conflict]
+  out[threadIdx.y * TILE + threadIdx.x] = rows[threadIdx.x][threadIdx.y];
+}
+
+__global__ void stageTile(const float *a, float *b) {
+  __shared__ float t[16][16];
+  t[threadIdx.y][threadIdx.x] = a[threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  // CHECK: access-shared-bank-conflict-baseline.cu:[[@LINE+1]]:39: warning: {{.*}}shared-memory bank conflict on 't'{{.*}}[access-shared-bank-conflict]
+  b[threadIdx.x * 16 + threadIdx.y] = t[threadIdx.x][threadIdx.y];
+}
+
+__global__ void stageTilePad2(const float *a, float *b) {
+  __shared__ float t[16][18];
+  t[threadIdx.y][threadIdx.x] = a[threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  b[threadIdx.x * 16 + threadIdx.y] = t[threadIdx.x][threadIdx.y];
 }
 
 int main() {
@@ -77,8 +107,12 @@ int main() {
     transpose_shared<<<dim3(32, 32), dim3(TILE, TILE)>>>(a, b, 1024);
     transpose_no_conflict<<<dim3(32, 32), dim3(TILE, TILE)>>>(a, b, 1024);
     histogramRows<<<1024, dim3(16, 16)>>>(ci, co);
+    histogramWide<<<1024, dim3(16, 16)>>>(ci, co);
     transposeDouble<<<1024, dim3(16, 16)>>>(da, db);
-    paddedFloat<<<1024, dim3(16, 16)>>>(a, b);
+    transposeFloat<<<1024, dim3(16, 16)>>>(a, b);
+    columnSums<<<1024, dim3(TILE, TILE)>>>(a, b);
+    stageTile<<<1024, dim3(16, 16)>>>(a, b);
+    stageTilePad2<<<1024, dim3(16, 16)>>>(a, b);
   }
   return 0;
 }

@@ -70,3 +70,28 @@ void viaHelper(float *a, float *b, int n, int steps) {
     cudaDeviceSynchronize();
   }
 }
+
+// Look-alikes: two streams' synchronizations (the second waits for its own
+// stream), and a device-to-device copy between two device-wide ones (it is
+// queued work the host does not wait for).
+void twoStreams(float *a, float *b, int n, int steps, cudaStream_t s1, cudaStream_t s2) {
+  for (int s = 0; s < steps; ++s) {
+    halve<<<(n + 255) / 256, 256, 0, s1>>>(a, b, n);
+    halve<<<(n + 255) / 256, 256, 0, s2>>>(b, a, n);
+    // CHECK: sync-in-loop-idle.cu:[[@LINE+1]]:5: warning: cudaStreamSynchronize runs on every iteration{{.*}}[sync-in-loop]
+    cudaStreamSynchronize(s1);
+    // CHECK: sync-in-loop-idle.cu:[[@LINE+1]]:5: warning: cudaStreamSynchronize runs on every iteration{{.*}}[sync-in-loop]
+    cudaStreamSynchronize(s2);
+  }
+}
+
+void deviceCopy(float *a, float *b, int n, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    halve<<<(n + 255) / 256, 256>>>(a, b, n);
+    // CHECK: sync-in-loop-idle.cu:[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration{{.*}}[sync-in-loop]
+    cudaDeviceSynchronize();
+    cudaMemcpy(a, b, n * sizeof(float), cudaMemcpyDeviceToDevice);
+    // CHECK: sync-in-loop-idle.cu:[[@LINE+1]]:5: warning: cudaDeviceSynchronize runs on every iteration{{.*}}[sync-in-loop]
+    cudaDeviceSynchronize();
+  }
+}

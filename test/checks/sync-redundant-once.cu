@@ -52,6 +52,8 @@ void finish(float *h, const float *d, int n) {
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
 }
 
+void stepsPageable(const float *d, int n, int count);
+void stepsPinned(const float *d, int n, int count);
 int main() {
   const int n = 1 << 20;
   float *h, *d; // Pinned: the syncs before its copies delay them.
@@ -62,6 +64,8 @@ int main() {
     stepResult(h, d, n);
   steps(h, d, n, 100);
   finish(h, d, n);
+  stepsPageable(d, n, 100); // Called: an uncalled function would be dead code.
+  stepsPinned(d, n, 100);
   cudaFree(d);
   cudaFreeHost(h);
   return 0;

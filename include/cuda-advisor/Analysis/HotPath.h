@@ -132,6 +132,7 @@ private:
   const FunctionFacts *functionAt(clang::SourceLocation Loc) const;
   PriorityVerdict verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth);
   PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
+  bool isDeadHostFunction(const FunctionFacts &F) const;
   PriorityVerdict straightLineVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
                                       unsigned Depth);
   PriorityVerdict toySizeVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
