@@ -110,6 +110,9 @@ private:
     struct Operands : RecursiveASTVisitor<Operands> {
       bool Any = false, Unknown = false;
       bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *) { return !(Unknown = true); }
+      // A recovery inside: part of the operand is itself unknown (`ids[i]`
+      // with `ids` of an undeclared type).
+      bool VisitRecoveryExpr(RecoveryExpr *) { return !(Unknown = true); }
       bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *) { return !(Unknown = true); }
       bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *) {
         return !(Unknown = true);
