@@ -71,6 +71,15 @@ std::optional<ApiInfo> classifyApiCall(const clang::CallExpr *Call) {
   return classifyApi(canonicalApiName(FD->getName()));
 }
 
+bool isErrorQuery(const clang::CallExpr *Call) {
+  const clang::FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  std::string N = canonicalApiName(FD->getName());
+  return N == "cudaGetLastError" || N == "cudaPeekAtLastError" || N == "cudaGetErrorString" ||
+         N == "cudaGetErrorName";
+}
+
 bool isTransferOrAllocation(ApiKind K) {
   switch (K) {
   case ApiKind::Copy:

@@ -874,8 +874,6 @@ PriorityVerdict HotPath::functionVerdict(const FunctionFacts &F, unsigned Depth)
                                               "code launches other kernels, not this one, and "
                                               "no header declares it for another file)"};
     }
-    if (isDeadHostFunction(F))
-      return Memo[F.Key] = {Priority::Cold, DeadHostFunction};
     return Memo[F.Key] = {};
   }
   InProgress[F.Key] = true;

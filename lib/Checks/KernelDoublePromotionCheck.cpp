@@ -852,9 +852,6 @@ void KernelDoublePromotionCheck::report(llvm::ArrayRef<const Found *> Parts,
                      joinList(FnNames));
 
   std::string Msg = "float arithmetic promoted to double by " + joinList(Causes);
-  llvm::SetVector<const FunctionDecl *> Functions;
-  for (const Found *P : Parts)
-    Functions.insert(P->FD);
   if (Parts.size() > 1)
     Msg += " in " + std::to_string(Parts.size()) + " computations of '" +
            FD->getNameAsString() + "'";
@@ -868,7 +865,7 @@ void KernelDoublePromotionCheck::report(llvm::ArrayRef<const Found *> Parts,
   D.range(Root->getSourceRange());
   if (!Cold.empty())
     D.cold(Cold);
-  if (!Instantiated || Parts.size() > 1)
+  if (!Instantiated)
     for (const Edit &E : Edits)
       D.fix(E.Range, E.Text);
   for (const VarDecl *V : ConstDecls)
@@ -890,16 +887,13 @@ void KernelDoublePromotionCheck::report(llvm::ArrayRef<const Found *> Parts,
       D.note(SM.getExpansionLoc(Parts[I]->Root->getBeginLoc()), Note);
     }
   }
-  llvm::SetVector<const FunctionDecl *> Kernels;
-  for (const FunctionDecl *F : Functions) {
-    if (isKernel(F))
-      Kernels.insert(F);
-    else
-      for (const FunctionDecl *K : kernelsReaching(F))
-        Kernels.insert(K);
+  // The parts are computations of one function (the groups are per function).
+  if (isKernel(FD)) {
+    D.kernel(FD);
+  } else {
+    for (const FunctionDecl *K : kernelsReaching(FD))
+      D.kernel(K);
   }
-  for (const FunctionDecl *K : Kernels)
-    D.kernel(K);
   llvm::json::Array CauseArray;
   for (std::string &C : Evidence)
     CauseArray.push_back(std::move(C));

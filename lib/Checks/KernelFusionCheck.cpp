@@ -85,8 +85,7 @@ static bool isHarmless(const Stmt *S) {
       return false; // std::chrono, clock(), cudaEventRecord: the launches are timed apart.
     } else {
       StringRef N = FD->getName();
-      bool ErrorQuery = N == "cudaGetLastError" || N == "cudaPeekAtLastError" ||
-                        N == "cudaGetErrorString" || N == "cudaGetErrorName";
+      bool ErrorQuery = isErrorQuery(CE);
       bool Output = llvm::StringSwitch<bool>(N)
                         .Cases("printf", "fprintf", "puts", "fputs", "fflush", "exit", true)
                         .Cases("abort", "__assert_fail", "__assert_rtn", "_assert", true)

@@ -208,7 +208,6 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     if (queuesGpuWork(K)) {
       if (!Out.Work)
         Out.Work = C;
-      Out.WorkCalls.push_back(C);
       if (K == HostCallKind::Launch) {
         std::optional<LaunchSite> L = getLaunchSite(C);
         AllWorkOnDefaultStream &= L && OnDefaultStream(L->Stream);
@@ -325,7 +324,6 @@ SyncInLoopCheck::Summary SyncInLoopCheck::summarize(const Stmt *Body, const Stmt
     if (S.Work) {
       if (!Out.Work)
         Out.Work = C;
-      Out.WorkCalls.push_back(C);
       AllWorkOnDefaultStream = false; // The callee's streams are its own.
       GpuCalls.insert(C);
       AddGpuBuffers(C); // What the callee's GPU work may use.
@@ -452,59 +450,45 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     std::optional<int64_t> Trips = constantTripCount(Loop, VT);
     bool DeviceLoop = isDeviceLoop(Loop);
+    // A cudaDeviceSynchronize after another of every iteration with only
+    // host code between them (`launch; sync; swap(a, b); sync;`: assignments,
+    // the standard library, printf, error queries) finds the GPU idle and
+    // returns at once. A stream's or an event's synchronization covers less,
+    // a helper may queue work after its own, and any other call between
+    // them (GPU work, a copy, cudaSetDevice, a user function) may give the
+    // second one something to wait for.
     const SourceManager &SM = Ctx.ast().getSourceManager();
     auto Before = [&](const Stmt *A, const Stmt *B) {
       return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
     };
+    auto DeviceWide = [](const CallExpr *C) {
+      std::optional<ApiInfo> Api = classifyApiCall(C);
+      return Api && Api->Kind == ApiKind::DeviceSync;
+    };
+    auto HostCodeOnly = [&](const CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      return isErrorQuery(C) ||
+             (F && classifyHostCall(C) == HostCallKind::Other && Ctx.isLibraryCode(F) &&
+              !isCudaRuntimeFunction(F, Ctx));
+    };
+    std::vector<const CallExpr *> LoopCalls;
     const CallExpr *Previous = nullptr;
     for (auto &[Call, Api] : S.Syncs) {
-      // A synchronization after another of every iteration, with no GPU work
-      // queued in between (`launch; sync; swap(a, b); sync;`): the GPU is
-      // idle when it runs, and it returns at once.
-      // Both are direct device-wide synchronizations (a stream's or an
-      // event's covers less, a helper may queue work after its own), and
-      // nothing between them is a call that may queue work or switch the
-      // device: only host code (assignments, pointer swaps, the standard
-      // library, printf, error queries).
       const CallExpr *Earlier = std::exchange(Previous, Call);
-      auto DeviceWide = [](const CallExpr *C) {
-        const FunctionDecl *F = C->getDirectCallee();
-        return F && F->getIdentifier() && classifyHostCall(C) == HostCallKind::Sync &&
-               (canonicalApiName(F->getName()) == "cudaDeviceSynchronize" ||
-                canonicalApiName(F->getName()) == "cudaThreadSynchronize");
-      };
-      auto OnlyHostCodeBetween = [&](const CallExpr *A, const CallExpr *B) {
-        struct Calls : RecursiveASTVisitor<Calls> {
-          std::vector<const CallExpr *> All;
-          bool VisitCallExpr(CallExpr *C) {
-            All.push_back(C);
-            return true;
-          }
-        } Found;
-        Found.TraverseStmt(const_cast<Stmt *>(Loop));
-        return llvm::none_of(Found.All, [&](const CallExpr *C) {
-          if (!Before(A, C) || !Before(C, B))
-            return false;
-          const FunctionDecl *F = C->getDirectCallee();
-          if (!F || !F->getIdentifier())
-            return !F; // A call through a pointer may do anything.
-          StringRef Name = canonicalApiName(F->getName());
-          if (Name == "cudaGetLastError" || Name == "cudaPeekAtLastError" ||
-              Name == "cudaGetErrorString" || Name == "cudaGetErrorName")
-            return false;
-          return !Ctx.isLibraryCode(F) || Name.starts_with("cu") || Name.starts_with("nccl");
-        });
-      };
       std::string Idle;
-      if (Earlier && Before(Earlier, Call) && DeviceWide(Earlier) && DeviceWide(Call) &&
-          llvm::none_of(S.WorkCalls, [&](const CallExpr *W) {
-            return Before(Earlier, W) && Before(W, Call);
-          }) &&
-          OnlyHostCodeBetween(Earlier, Call))
-        Idle = "the synchronization at line " +
-               std::to_string(SM.getExpansionLineNumber(Earlier->getBeginLoc())) +
-               " already waited for this iteration's GPU work, and no work is queued in "
-               "between: this one finds the GPU idle";
+      if (Earlier && DeviceWide(Earlier) && DeviceWide(Call) && Before(Earlier, Call)) {
+        if (LoopCalls.empty())
+          forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+            LoopCalls.push_back(C);
+          });
+        if (llvm::all_of(LoopCalls, [&](const CallExpr *C) {
+              return !Before(Earlier, C) || !Before(C, Call) || HostCodeOnly(C);
+            }))
+          Idle = "the synchronization at line " +
+                 std::to_string(SM.getExpansionLineNumber(Earlier->getBeginLoc())) +
+                 " already waited for this iteration's GPU work, and no work is queued in "
+                 "between: this one finds the GPU idle";
+      }
       bool Direct = classifyHostCall(Call) == HostCallKind::Sync;
       const FunctionDecl *Via = Direct ? nullptr : Call->getDirectCallee();
       std::string Callee = Direct ? std::string() : describeCallee(Call);

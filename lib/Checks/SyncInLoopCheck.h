@@ -28,8 +28,6 @@ public:
   /// What a function (or a loop body) does, for the loop it runs in.
   struct Summary {
     const clang::CallExpr *Work = nullptr;      ///< First call that queues GPU work.
-    /// Every call that queues GPU work (directly or in its callee), in source order.
-    std::vector<const clang::CallExpr *> WorkCalls;
     /// Synchronizations that run whenever the function runs (not under a
     /// condition), with the API name.
     std::vector<std::pair<const clang::CallExpr *, std::string>> Syncs;

@@ -63,15 +63,6 @@ bool contains(const Stmt *Outer, const Stmt *Inner) {
   return false;
 }
 
-bool isErrorQuery(const CallExpr *C) {
-  const FunctionDecl *FD = C->getDirectCallee();
-  if (!FD || !FD->getIdentifier())
-    return false;
-  std::string N = canonicalApiName(FD->getName());
-  return N == "cudaGetLastError" || N == "cudaPeekAtLastError" || N == "cudaGetErrorString" ||
-         N == "cudaGetErrorName";
-}
-
 /// A function that only reports errors: no GPU work, copies, syncs or
 /// timing in its body (`gpuAssert(code, file, line)`, helper_cuda's check()).
 bool isErrorHandler(const FunctionDecl *FD, CheckContext &CC) {

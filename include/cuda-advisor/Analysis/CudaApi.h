@@ -43,6 +43,10 @@ std::string canonicalApiName(llvm::StringRef Name);
 /// Classifies a direct call to a CUDA runtime API function (C API and the
 /// C++ template overloads of cuda_runtime.h). None for anything else.
 std::optional<ApiInfo> classifyApiCall(const clang::CallExpr *Call);
+
+/// A call that only reads or names the last error (cudaGetLastError,
+/// cudaPeekAtLastError, cudaGetErrorString, cudaGetErrorName).
+bool isErrorQuery(const clang::CallExpr *Call);
 std::optional<ApiInfo> classifyApi(llvm::StringRef CanonicalName);
 
 /// True for the APIs transfer-in-loop reports: copies, memsets, allocations
