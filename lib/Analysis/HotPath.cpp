@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -452,6 +453,8 @@ void HotPath::build() {
         });
     }
 
+    for (const TimerCall &T : Timers)
+      F.TimingCalls.push_back(SM.getExpansionLoc(T.Loc));
     if (Timers.size() >= 2) {
       const TimerCall &First = Timers.front(), &Last = Timers.back();
       Region R;
@@ -976,6 +979,36 @@ bool isTestCodePath(StringRef Path) {
   StringRef S(Stem);
   return S.starts_with("test_") || S.ends_with("_test") || S.ends_with("_tests") ||
          S.ends_with("_unittest");
+}
+
+const Stmt *HotPath::timedSweepOver(const CallExpr *Call, const Expr *Arg) {
+  if (!Built)
+    build();
+  const FunctionFacts *F = Call && Arg ? functionAt(Call->getBeginLoc()) : nullptr;
+  if (!F || F->TimingCalls.size() < 2)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation At = SM.getExpansionLoc(Call->getBeginLoc());
+  // The loops around the call, innermost first, up to its function.
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  for (unsigned Depth = 0; !Parents.empty() && Depth < 64; ++Depth) {
+    const Stmt *S = Parents[0].get<Stmt>();
+    if (!S)
+      break;
+    if (isLoop(S) || isa<CXXForRangeStmt>(S)) {
+      Region L = regionOf(S);
+      bool Before = false, After = false;
+      for (clang::SourceLocation T : F->TimingCalls)
+        if (inside(L, T)) {
+          Before = Before || SM.isBeforeInTranslationUnit(T, At);
+          After = After || SM.isBeforeInTranslationUnit(At, T);
+        }
+      if (Before && After && followedLoopVariable(Arg, S, VT))
+        return S;
+    }
+    Parents = Ctx.getParents(*S);
+  }
+  return nullptr;
 }
 
 PriorityVerdict HotPath::classify(clang::SourceLocation Loc) {

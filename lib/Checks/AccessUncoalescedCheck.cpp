@@ -1,5 +1,6 @@
 //===- AccessUncoalescedCheck.cpp - access-uncoalesced ---------------------===//
 #include "AccessUncoalescedCheck.h"
+#include "cuda-advisor/Analysis/HotPath.h"
 #include "cuda-advisor/Analysis/Kernels.h"
 #include "cuda-advisor/Analysis/Loops.h"
 #include "cuda-advisor/Analysis/TUFacts.h"
@@ -7,6 +8,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/Stmt.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -655,6 +657,41 @@ static std::string percent(double F) {
   return OS.str();
 }
 
+/// A stride that a kernel's parameter makes symbolic, when every launch
+/// passes that parameter from the variable of a host loop that times each
+/// launch by itself (`for (k = 1; k < 64; ++k) { start; kernel<<<..>>>(x, k);
+/// stop; print(k, bandwidth); }`): the program measures the strided access,
+/// it does not suffer it. Why, or empty.
+static std::string sweptStride(const AffineForm &Stride, TUFacts &Facts) {
+  ASTContext &AST = Facts.values().context();
+  const SourceManager &SM = AST.getSourceManager();
+  for (const Term &T : Stride.terms())
+    for (const Symbol &Sym : T.Symbols) {
+      const auto *P = Sym.Kind == SymbolKind::Value
+                          ? dyn_cast_or_null<ParmVarDecl>(static_cast<const Decl *>(Sym.Decl))
+                          : nullptr;
+      const auto *Kernel = P ? dyn_cast_or_null<FunctionDecl>(P->getDeclContext()) : nullptr;
+      if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
+        continue;
+      std::optional<std::vector<const Expr *>> Args = Facts.values().callArguments(P);
+      if (!Args)
+        continue;
+      const Stmt *Loop = nullptr;
+      for (const Expr *Arg : *Args) {
+        DynTypedNodeList Parents = AST.getParents(*Arg);
+        const auto *Call = Parents.empty() ? nullptr : Parents[0].get<CallExpr>();
+        Loop = Call ? Facts.hotPath().timedSweepOver(Call, Arg) : nullptr;
+        if (!Loop)
+          break;
+      }
+      if (Loop)
+        return "every launch passes '" + P->getNameAsString() + "' from the variable of the loop at line " +
+               std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc())) +
+               ", which times each launch by itself: a sweep that measures this strided access";
+    }
+  return {};
+}
+
 void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others) {
   const MemoryAccess &A = S.Access;
   ASTContext &AST = Ctx.ast();
@@ -803,7 +840,10 @@ void AccessUncoalescedCheck::report(const Site &S, ArrayRef<const Site *> Others
   // has a share in each), and it is the one measured.
   bool OneKernel = S.Kernels.size() == 1 && S.Kernels.front() == S.Measured &&
                    llvm::all_of(Others, [&](const Site *O) { return O->Measured == S.Measured; });
-  if (OneKernel && Excess > 0 && Excess * MinorShare <= S.KernelSectors)
+  std::string Swept = C ? std::string() : sweptStride(Stride, Ctx.facts());
+  if (!Swept.empty())
+    D.cold(Swept);
+  else if (OneKernel && Excess > 0 && Excess * MinorShare <= S.KernelSectors)
     D.cold("its extra sectors are at most 1/" + std::to_string(int(MinorShare)) +
            " of the traffic of the other, coalesced global accesses of kernel '" +
            S.Kernels.front()->getNameAsString() +

@@ -72,6 +72,10 @@ public:
   /// function with no call in the file (an entry point of a library, a
   /// callback) may run any number of times: false.
   bool runsOnce(const clang::FunctionDecl *FD);
+  /// The loop around Call whose every iteration times Call by itself (a
+  /// timing call before Call and one after it in the loop's body) and whose variable Arg follows (followedLoopVariable): a
+  /// sweep that measures the call once per value of Arg. Null otherwise.
+  const clang::Stmt *timedSweepOver(const clang::CallExpr *Call, const clang::Expr *Arg);
 
 private:
   struct Region {
@@ -82,6 +86,8 @@ private:
     const clang::FunctionDecl *Key = nullptr; ///< Canonical declaration of the pattern.
     Region Body;
     std::vector<Region> Timed; ///< At most one: first to last timing call, widened.
+    /// Every timing call (expansion locations, in source order).
+    std::vector<clang::SourceLocation> TimingCalls;
     /// When the timing calls sit in a loop's body (Timed is widened to the
     /// loop) and the rest of that body launches no work: the innermost loop
     /// around both calls, and the span from the first to the last. The rest
