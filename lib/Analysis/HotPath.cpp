@@ -731,6 +731,18 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
       return {Priority::Cold, "before the timed region " + Lines + ": set-up or warm-up"};
     return {Priority::Cold, "after the timed region " + Lines + ": verification or clean-up"};
   }
+  // A microbenchmark's loop (its warm-up, its repetitions) whose kernels
+  // time themselves in cycles: what the host does between the launches
+  // (a wait, a copy of the result) is outside every measurement.
+  if (!F.LoopKernels.empty() && !F.IndirectLaunch &&
+      llvm::all_of(F.LoopKernels, [&](const FunctionDecl *K) { return deviceClockReads(K, 0) >= 2; }))
+    for (const Region &L : F.LaunchLoops)
+      if (inside(L, Loc))
+        return {Priority::Cold, "in the loop at line " + std::to_string(L.BeginLine) +
+                                    ", whose kernels ('" + F.LoopKernels.front()->getNameAsString() +
+                                    "') read the GPU's clock at the start and the end of what they "
+                                    "measure: what the host does between launches is outside the "
+                                    "measurement"};
   for (const Region &L : F.LaunchLoops)
     if (inside(L, Loc))
       return {Priority::Hot, "in the loop at line " + std::to_string(L.BeginLine) +
