@@ -1,6 +1,7 @@
 //===- Registry.cpp - Rules.def's checks turned into objects ----------------------===//
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Checks/Check.h"
+#include "cuda-advisor/Analysis/CudaApi.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -65,8 +66,12 @@ public:
     Finder.matchAST(AST);
     for (auto &C : Checks)
       C->onEndOfTranslationUnit();
-    if (AST.getDiagnostics().hasErrorOccurred())
-      dropFindingsInBrokenFunctions(AST, Ctx, Start);
+    if (AST.getDiagnostics().hasErrorOccurred()) {
+      if (declaresForeignRuntime(AST))
+        Sink.erase(Sink.begin() + Start, Sink.end());
+      else
+        dropFindingsInBrokenFunctions(AST, Ctx, Start);
+    }
   }
 
 private:
@@ -93,6 +98,32 @@ private:
       Scope.push_back(D);
     }
     AST.setTraversalScope(Scope);
+  }
+
+  /// The file's own code declares a CUDA runtime function whose signature
+  /// conflicts with the toolkit's (`void cudaMalloc(void **, size_t);` in
+  /// `extern "C"`): the stand-in runtime of a CUDA-to-FPGA flow or of a CPU
+  /// emulation, for which the code is written. Its kernels never run on a
+  /// GPU as written; sectors, banks, waits and launch sizes are no cost of
+  /// it: the file's findings are dropped (the compiler's errors say why).
+  bool declaresForeignRuntime(ASTContext &AST) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool Found = false;
+      bool VisitFunctionDecl(FunctionDecl *FD) {
+        if (FD->isInvalidDecl() && FD->getIdentifier() &&
+            analysis::classifyApi(analysis::canonicalApiName(FD->getName())))
+          Found = true;
+        return !Found;
+      }
+      // Function bodies cannot declare the runtime's functions.
+      bool TraverseStmt(Stmt *) { return true; }
+    } F;
+    for (Decl *D : AST.getTraversalScope()) {
+      F.TraverseDecl(D);
+      if (F.Found)
+        return true;
+    }
+    return false;
   }
 
   /// A function whose body holds an error about the types of things that
