@@ -446,6 +446,14 @@ private:
     bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
       return TraverseStmt(E->getSyntacticForm());
     }
+    // A value loaded from memory at the index (`x1 = rx[n1]`, `*p`) is data,
+    // not the index: comparing it (`if (r2 < MinDistance)`) bounds nothing.
+    bool TraverseArraySubscriptExpr(ArraySubscriptExpr *) { return true; }
+    bool TraverseUnaryOperator(UnaryOperator *U) {
+      if (U->getOpcode() == UO_Deref)
+        return true;
+      return RecursiveASTVisitor<Uses>::TraverseUnaryOperator(U);
+    }
     bool VisitMSPropertyRefExpr(MSPropertyRefExpr *MP) {
       Found |= MP->getPropertyDecl()->getIdentifier() &&
                isBlockIdx(MP->getBaseExpr(), MP->getPropertyDecl()->getName(), Dim);

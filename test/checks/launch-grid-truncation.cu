@@ -303,6 +303,32 @@ void guards(float *d, int n, int w, int h) {
   rowsOnly<<<dim3(w / 32, h / 8), dim3(32, 8)>>>(d, w, h);
 }
 
+// A value loaded at the index is data, not the index: comparing it bounds
+// nothing (drons/nbody's force kernel, `x1 = rx[n1]; ... if (r2 <
+// MinDistance)`, and `*(p + i) > 0`), so the kernel stays guard-less.
+// Look-alike: the same kernel that also compares the index itself.
+__global__ void forces(const float *rx, float *f, float eps) {
+  int n1 = blockDim.x * blockIdx.x + threadIdx.x;
+  float x1 = rx[n1];
+  float r2 = x1 * x1;
+  if (r2 < eps) r2 = eps;
+  if (*(rx + n1) > 0.0f) r2 *= 2.0f;
+  f[n1] = r2;
+}
+__global__ void forcesGuarded(const float *rx, float *f, float eps, int n) {
+  int n1 = blockDim.x * blockIdx.x + threadIdx.x;
+  if (n1 >= n) return;
+  float x1 = rx[n1];
+  float r2 = x1 * x1;
+  if (r2 < eps) r2 = eps;
+  f[n1] = r2;
+}
+void loadedData(const float *rx, float *f, int n) {
+  forces<<<n / 64, 64>>>(rx, f, 1e-6f);
+  // CHECK: :[[@LINE+1]]:19: warning: grid of n / 64 blocks drops the last n % 64 elements
+  forcesGuarded<<<n / 64, 64>>>(rx, f, 1e-6f, n);
+}
+
 // A math function given the index computes, it does not bound it: the
 // kernel stays guard-less (Rob Farber's VBO sine wave, `sinf(w + x)`).
 // Look-alike: the same with a bound check. A kernel template launched from a
