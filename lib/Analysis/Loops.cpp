@@ -243,6 +243,100 @@ bool holdsOnOneIteration(const Expr *Cond, const Stmt *Loop) {
   return false;
 }
 
+/// `!p`, `p == NULL`, `p == nullptr`, `p == 0`, `0 == p`: the variable p
+/// tested for null, or null.
+static const VarDecl *nullTested(const Expr *Cond) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    return refVar(UO->getSubExpr());
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return nullptr;
+  if (BO->getOpcode() == BO_LAnd) {
+    if (const VarDecl *V = nullTested(BO->getLHS()))
+      return V;
+    return nullTested(BO->getRHS());
+  }
+  if (BO->getOpcode() != BO_EQ)
+    return nullptr;
+  auto IsNull = [](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+      return true;
+    const auto *IL = dyn_cast<IntegerLiteral>(E);
+    return IL && IL->getValue() == 0;
+  };
+  if (IsNull(BO->getRHS()))
+    return refVar(BO->getLHS());
+  if (IsNull(BO->getLHS()))
+    return refVar(BO->getRHS());
+  return nullptr;
+}
+
+/// Whether S assigns V or takes its address (`&p` passed to cudaMalloc).
+static bool writesVar(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    if (refVar(BO->getLHS()) == V)
+      return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
+    if (refVar(UO->getSubExpr()) == V)
+      return true;
+  for (const Stmt *C : S->children())
+    if (writesVar(C, V))
+      return true;
+  return false;
+}
+
+/// Whether S writes V outside Skip.
+static bool writesVarOutside(const Stmt *S, const VarDecl *V, const Stmt *Skip) {
+  if (!S || S == Skip)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    if (refVar(BO->getLHS()) == V)
+      return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
+    if (refVar(UO->getSubExpr()) == V)
+      return true;
+  for (const Stmt *C : S->children())
+    if (writesVarOutside(C, V, Skip))
+      return true;
+  return false;
+}
+
+/// isLazyInitialization, with the body of the function that holds If.
+static bool lazyInitializationIn(const IfStmt *If, const Stmt *Body) {
+  if (!If || !Body || !If->getCond() || If->getConditionVariable())
+    return false;
+  const VarDecl *V = nullTested(If->getCond());
+  return V && V->hasGlobalStorage() && !isa<ParmVarDecl>(V) && V->getType()->isPointerType() &&
+         writesVar(If->getThen(), V) && !writesVarOutside(Body, V, If->getThen());
+}
+
+bool isLazyInitialization(const IfStmt *If, ASTContext &AST) {
+  const FunctionDecl *FD = If ? enclosingFunction(If, AST) : nullptr;
+  return FD && lazyInitializationIn(If, FD->getBody());
+}
+
+bool insideLazyInitialization(const Stmt *S, const Stmt *Body, ASTContext &AST) {
+  const Stmt *Child = S;
+  DynTypedNodeList Parents = stmtParents(AST.getParents(*S), AST);
+  for (unsigned Steps = 0; !Parents.empty() && Steps < 64; ++Steps) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && If->getThen() == Child && isLazyInitialization(If, AST))
+      return true;
+    if (P == Body)
+      return false;
+    Child = P;
+    Parents = stmtParents(AST.getParents(*P), AST);
+  }
+  return false;
+}
+
 bool onOneIterationOf(const Stmt *S, const Stmt *Loop, ASTContext &AST) {
   const Stmt *Child = S;
   DynTypedNodeList Parents = stmtParents(AST.getParents(*S), AST);
@@ -404,9 +498,9 @@ std::optional<Periodic> periodicBranch(const Stmt *S, const Stmt *Loop, ASTConte
 namespace {
 class LoopWalker {
 public:
-  explicit LoopWalker(
-      llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F)
-      : F(F) {}
+  LoopWalker(llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F,
+             const Stmt *Root)
+      : F(F), Root(Root) {}
 
   void walk(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
@@ -459,6 +553,16 @@ public:
   /// The then-branch of `if (iter == 0)` runs on one iteration of the
   /// loop the guard tests the counter of: it is not inside that loop.
   void walkIf(const IfStmt *If) {
+    if (lazyInitializationIn(If, Root)) {
+      for (const Stmt *Child : If->children())
+        if (Child != If->getThen())
+          walk(Child);
+      std::vector<const Stmt *> Saved;
+      Saved.swap(Stack);
+      walk(If->getThen());
+      Stack.swap(Saved);
+      return;
+    }
     auto Guarded = llvm::find_if(
         Stack, [&](const Stmt *L) { return holdsOnOneIteration(If->getCond(), L); });
     if (Guarded == Stack.end()) {
@@ -480,6 +584,7 @@ public:
 
 private:
   llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F;
+  const Stmt *Root; ///< The body walked: a lazy initialization's function.
   std::vector<const Stmt *> Stack;
   /// Every loop and switch around the walk, innermost last: what a `break`
   /// leaves.
@@ -585,7 +690,7 @@ private:
 
 void forEachCallInLoops(const Stmt *Body,
                         llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F) {
-  LoopWalker(F).walk(Body);
+  LoopWalker(F, Body).walk(Body);
 }
 
 Invariance combine(Invariance A, Invariance B) {

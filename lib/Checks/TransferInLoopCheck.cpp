@@ -335,6 +335,10 @@ TransferInLoopCheck::transfersReachedFrom(const FunctionDecl *FD, unsigned Depth
   Summaries[Def]; // In progress: recursion sees an empty summary.
   std::vector<Reached> Found;
   forEachCallInLoops(Def->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *>) {
+    // `static T *p; if (!p) cudaMalloc(&p, n);`: once per run, however often
+    // the helper runs.
+    if (insideLazyInitialization(Call, Def->getBody(), Ctx.ast()))
+      return;
     if (std::optional<ApiInfo> Api = classifyApiCall(Call)) {
       if (isTransferOrAllocation(Api->Kind) && !isDeviceSideWork(Call, *Api) &&
           !isStreamOrderedAllocation(*Api))

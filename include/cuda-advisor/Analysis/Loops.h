@@ -20,6 +20,7 @@ class ASTContext;
 class ForStmt;
 class CallExpr;
 class Expr;
+class IfStmt;
 class SourceLocation;
 class Stmt;
 class VarDecl;
@@ -52,6 +53,19 @@ bool repeatsWork(const clang::Stmt *Loop);
 /// (`if (iter == 0)`, `if (i == n - 1)`, `if (!i)`), alone or in a `&&`.
 bool holdsOnOneIteration(const clang::Expr *Cond, const clang::Stmt *Loop);
 
+/// A lazy initialization: `if (!p)`, `if (p == NULL)` or `if (p == nullptr)`
+/// (alone or in a `&&`) of a variable of static storage (a `static` local,
+/// a global, a static member) that the then-branch writes (`cudaMalloc(&p,
+/// n)`, `p = make()`) and the rest of the function never writes (no reset
+/// to null after a free): the branch runs once per run of the program,
+/// however often the code around it does.
+bool isLazyInitialization(const clang::IfStmt *If, clang::ASTContext &Ctx);
+
+/// S is in the then-branch of a lazy initialization (isLazyInitialization)
+/// inside the function body Body.
+bool insideLazyInitialization(const clang::Stmt *S, const clang::Stmt *Body,
+                              clang::ASTContext &Ctx);
+
 /// S is inside Loop, in the then-branch of an `if` whose condition holds on
 /// at most one iteration of it (holdsOnOneIteration).
 bool onOneIterationOf(const clang::Stmt *S, const clang::Stmt *Loop, clang::ASTContext &Ctx);
@@ -79,9 +93,10 @@ unsigned writesInside(const clang::VarDecl *V, const clang::Stmt *S, ValueTracke
 
 /// Calls F for every call in Body, with the loops around it inside Body,
 /// outermost first. Lambda bodies are not entered (they run when called).
-/// Only loops that repeat work (repeatsWork) count, and a call under a
+/// Only loops that repeat work (repeatsWork) count, a call under a
 /// first- or last-iteration guard (holdsOnOneIteration) is not inside the
-/// loop that the guard selects an iteration of.
+/// loop that the guard selects an iteration of, and a call under a lazy
+/// initialization (isLazyInitialization) is inside no loop.
 void forEachCallInLoops(
     const clang::Stmt *Body,
     llvm::function_ref<void(const clang::CallExpr *, llvm::ArrayRef<const clang::Stmt *>)> F);
