@@ -547,6 +547,37 @@ std::optional<int64_t> ValueTracker::evaluateIntImpl(const Expr *E, unsigned Dep
       return std::nullopt;
     return evaluateIntImpl(*C ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
   }
+  // ceil(n / 32), ceil((double)n / block), floor(n / 32.0): the grid sizes
+  // of course code, whole numbers of a quotient of whole numbers.
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1)
+    if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getIdentifier()) {
+      StringRef Name = FD->getName();
+      bool Up = Name == "ceil" || Name == "ceilf", Down = Name == "floor" || Name == "floorf";
+      if (!Up && !Down)
+        return std::nullopt;
+      const Expr *Arg = Call->getArg(0)->IgnoreParenImpCasts();
+      if (Arg->getType()->isIntegralOrEnumerationType())
+        return evaluateIntImpl(Arg, Depth + 1);
+      auto Whole = [&](const Expr *X) -> std::optional<int64_t> {
+        X = X->IgnoreParenCasts();
+        if (const auto *FL = dyn_cast<FloatingLiteral>(X)) {
+          double V = FL->getValueAsApproximateDouble();
+          if (V >= 0 && V < 9e15 && V == double(int64_t(V)))
+            return int64_t(V);
+          return std::nullopt;
+        }
+        if (!X->getType()->isIntegralOrEnumerationType())
+          return std::nullopt;
+        return evaluateIntImpl(X, Depth + 1);
+      };
+      const auto *Div = dyn_cast<BinaryOperator>(Arg);
+      if (!Div || Div->getOpcode() != BO_Div)
+        return std::nullopt;
+      std::optional<int64_t> L = Whole(Div->getLHS()), R = Whole(Div->getRHS());
+      if (!L || !R || *L < 0 || *R <= 0)
+        return std::nullopt;
+      return Up ? (*L + *R - 1) / *R : *L / *R;
+    }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // block.x of a dim3 whose value is known.
     if (!ME->isArrow() && isDim3Type(ME->getBase()->getType()) && ME->getMemberDecl()->getIdentifier()) {

@@ -49,6 +49,19 @@ void bad(float *d, int n) {
   // But 1000 such blocks are many waves.
   // CHECK: :[[@LINE+1]]:14: warning: 100 threads per block (100) is not a multiple of the warp size (32)
   k1<<<1000, threads>>>(d);
+  // A grid counted with ceil() or floor() of a quotient of known whole
+  // numbers, as course code writes it: 75 atoms in blocks of 32 are 3 blocks
+  // (ceil((double)atoms / 32)), 2 with floor or with ceil of an integer
+  // quotient; one wave. Look-alikes: the same over 750,000 atoms, and
+  // ceil() of a quotient of a runtime n.
+  int atoms = 75, big = 750000;
+  k1<<<(int)ceil((double)atoms / 32), 32>>>(d);
+  k1<<<ceil(atoms / 32), 32>>>(d);
+  k1<<<floorf(atoms / 32.0f), 32>>>(d);
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: warning: only 32 threads per block
+  k1<<<(int)ceil((double)big / 32), 32>>>(d);
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: warning: only 32 threads per block
+  k1<<<(int)ceil((double)n / 32), 32>>>(d);
 
   // CHECK: :[[@LINE+1]]:11: warning: only 32 threads per block: at most 32 blocks fit on a multiprocessor, so at most 50% of its 2048 thread slots can be used; use at least 64 threads per block [launch-block-size]
   k1<<<n, 32>>>(d);
