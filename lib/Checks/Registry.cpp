@@ -67,7 +67,7 @@ public:
     for (auto &C : Checks)
       C->onEndOfTranslationUnit();
     if (AST.getDiagnostics().hasErrorOccurred()) {
-      if (declaresForeignRuntime(AST))
+      if (declaresForeignRuntime(AST, Ctx))
         Sink.erase(Sink.begin() + Start, Sink.end());
       else
         dropFindingsInBrokenFunctions(AST, Ctx, Start);
@@ -100,28 +100,32 @@ private:
     AST.setTraversalScope(Scope);
   }
 
-  /// The file's own code declares a CUDA runtime function whose signature
+  /// The file or a header of it declares a CUDA runtime function whose signature
   /// conflicts with the toolkit's (`void cudaMalloc(void **, size_t);` in
   /// `extern "C"`): the stand-in runtime of a CUDA-to-FPGA flow or of a CPU
   /// emulation, for which the code is written. Its kernels never run on a
   /// GPU as written; sectors, banks, waits and launch sizes are no cost of
   /// it: the file's findings are dropped (the compiler's errors say why).
-  bool declaresForeignRuntime(ASTContext &AST) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      bool Found = false;
-      bool VisitFunctionDecl(FunctionDecl *FD) {
-        if (FD->isInvalidDecl() && FD->getIdentifier() &&
-            analysis::classifyApi(analysis::canonicalApiName(FD->getName())))
-          Found = true;
-        return !Found;
-      }
-      // Function bodies cannot declare the runtime's functions.
-      bool TraverseStmt(Stmt *) { return true; }
-    } F;
-    for (Decl *D : AST.getTraversalScope()) {
-      F.TraverseDecl(D);
-      if (F.Found)
+  bool declaresForeignRuntime(ASTContext &AST, CheckContext &Ctx) {
+    // At file scope or in `extern "C"`, in any header but the bundled ones:
+    // a project's headers may be searched as system headers (-isystem,
+    // -idirafter). Invalid declarations are rare: the test is cheap.
+    const SourceManager &SM = AST.getSourceManager();
+    auto Foreign = [&](const Decl *D) {
+      const auto *FD = dyn_cast<FunctionDecl>(D);
+      if (!FD || !FD->isInvalidDecl() || !FD->getIdentifier() ||
+          !analysis::classifyApi(analysis::canonicalApiName(FD->getName())))
+        return false;
+      clang::SourceLocation L = SM.getFileLoc(FD->getLocation());
+      return L.isValid() && !Ctx.isResourceFile(SM.getFileID(L));
+    };
+    for (const Decl *D : AST.getTranslationUnitDecl()->decls()) {
+      if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
+        if (llvm::any_of(LS->decls(), Foreign))
+          return true;
+      } else if (Foreign(D)) {
         return true;
+      }
     }
     return false;
   }

@@ -8,6 +8,9 @@
 // compatible overload of a runtime function of its own.
 // RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -I %S/Inputs \
 // RUN:   2>&1 | FileCheck %s --implicit-check-not='warning:'
+// The project's headers searched as system headers (-isystem, -idirafter): the same.
+// RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -idirafter %S/Inputs \
+// RUN:   2>&1 | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -DUNRELATED_ERROR \
 // RUN:   2>&1 | FileCheck %s --check-prefix=OTHER
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -DOWN_OVERLOAD \
