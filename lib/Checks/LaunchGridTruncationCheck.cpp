@@ -448,12 +448,29 @@ private:
     }
     // A value loaded from memory at the index (`x1 = rx[n1]`, `*p`) is data,
     // not the index: comparing it (`if (r2 < MinDistance)`) bounds nothing.
-    bool TraverseArraySubscriptExpr(ArraySubscriptExpr *) { return true; }
-    bool TraverseUnaryOperator(UnaryOperator *U) {
-      if (U->getOpcode() == UO_Deref)
-        return true;
-      return RecursiveASTVisitor<Uses>::TraverseUnaryOperator(U);
+    // An address (`&a[i]`, compared with an end pointer) and an element of a
+    // local array of coordinates (`c[2] = {x, y}; if (c[0] >= w)`) are not
+    // loads of data.
+    bool TraverseArraySubscriptExpr(ArraySubscriptExpr *AS) {
+      if (InAddress || isLocalArray(AS->getBase()))
+        return RecursiveASTVisitor<Uses>::TraverseArraySubscriptExpr(AS);
+      return true;
     }
+    bool TraverseUnaryOperator(UnaryOperator *U) {
+      if (U->getOpcode() == UO_Deref && !InAddress)
+        return true;
+      bool Saved = InAddress;
+      InAddress = U->getOpcode() == UO_AddrOf;
+      bool Go = RecursiveASTVisitor<Uses>::TraverseUnaryOperator(U);
+      InAddress = Saved;
+      return Go;
+    }
+    static bool isLocalArray(const Expr *Base) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return V && V->hasLocalStorage() && V->getType()->isArrayType();
+    }
+    bool InAddress = false;
     bool VisitMSPropertyRefExpr(MSPropertyRefExpr *MP) {
       Found |= MP->getPropertyDecl()->getIdentifier() &&
                isBlockIdx(MP->getBaseExpr(), MP->getPropertyDecl()->getName(), Dim);

@@ -323,10 +323,26 @@ __global__ void forcesGuarded(const float *rx, float *f, float eps, int n) {
   if (r2 < eps) r2 = eps;
   f[n1] = r2;
 }
+// Look-alikes that guard: an address compared with an end pointer
+// (`&a[i] >= end`), and an element of a local array of coordinates.
+__global__ void scalePtr(float *a, const float *end, float s) {
+  float *p = &a[blockIdx.x * blockDim.x + threadIdx.x];
+  if (p >= end) return;
+  *p *= s;
+}
+__global__ void coords(float *out, int w) {
+  const int c[1] = {(int)(blockIdx.x * blockDim.x + threadIdx.x)};
+  if (c[0] >= w) return;
+  out[c[0]] = 0.0f;
+}
 void loadedData(const float *rx, float *f, int n) {
   forces<<<n / 64, 64>>>(rx, f, 1e-6f);
   // CHECK: :[[@LINE+1]]:19: warning: grid of n / 64 blocks drops the last n % 64 elements
   forcesGuarded<<<n / 64, 64>>>(rx, f, 1e-6f, n);
+  // CHECK: :[[@LINE+1]]:14: warning: grid of n / 64 blocks drops the last n % 64 elements
+  scalePtr<<<n / 64, 64>>>(f, f + n, 2.0f);
+  // CHECK: :[[@LINE+1]]:12: warning: grid of n / 64 blocks drops the last n % 64 elements
+  coords<<<n / 64, 64>>>(f, n);
 }
 
 // A math function given the index computes, it does not bound it: the
