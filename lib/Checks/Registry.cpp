@@ -100,8 +100,8 @@ private:
     AST.setTraversalScope(Scope);
   }
 
-  /// The file or a header of it declares a CUDA runtime function whose signature
-  /// conflicts with the toolkit's (`void cudaMalloc(void **, size_t);` in
+  /// The file or a header of it declares a CUDA runtime function whose
+  /// signature, made of valid types, conflicts with the toolkit's (`void cudaMalloc(void **, size_t);` in
   /// `extern "C"`): the stand-in runtime of a CUDA-to-FPGA flow or of a CPU
   /// emulation, for which the code is written. Its kernels never run on a
   /// GPU as written; sectors, banks, waits and launch sizes are no cost of
@@ -111,13 +111,29 @@ private:
     // a project's headers may be searched as system headers (-isystem,
     // -idirafter). Invalid declarations are rare: the test is cheap.
     const SourceManager &SM = AST.getSourceManager();
+    // A redeclaration made invalid by its own types: every parameter and
+    // the result are well-formed types (an unknown type name in a typed
+    // overload is another error), and the runtime's valid declaration of
+    // the name is in a system header.
     auto Foreign = [&](const Decl *D) {
       const auto *FD = dyn_cast<FunctionDecl>(D);
       if (!FD || !FD->isInvalidDecl() || !FD->getIdentifier() ||
           !analysis::classifyApi(analysis::canonicalApiName(FD->getName())))
         return false;
       clang::SourceLocation L = SM.getFileLoc(FD->getLocation());
-      return L.isValid() && !Ctx.isResourceFile(SM.getFileID(L));
+      if (L.isInvalid() || Ctx.isResourceFile(SM.getFileID(L)))
+        return false;
+      if (FD->getReturnType()->containsErrors() ||
+          llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+            return P->isInvalidDecl() || P->getType()->containsErrors();
+          }))
+        return false;
+      return llvm::any_of(AST.getTranslationUnitDecl()->lookup(FD->getDeclName()),
+                          [&](const NamedDecl *Other) {
+                            const auto *OF = dyn_cast<FunctionDecl>(Other);
+                            return OF && OF != FD && !OF->isInvalidDecl() &&
+                                   SM.isInSystemHeader(SM.getFileLoc(OF->getLocation()));
+                          });
     };
     for (const Decl *D : AST.getTranslationUnitDecl()->decls()) {
       if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {

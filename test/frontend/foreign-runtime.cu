@@ -4,14 +4,17 @@
 // emulation) is written for another implementation of CUDA: its kernels never
 // run on a GPU as written, and none of its findings is reported (the
 // compiler's errors, naming the declarations, say why). Look-alikes keep
-// their findings: a file with an unrelated error, and a file that adds a
-// compatible overload of a runtime function of its own.
+// their findings: a file with an unrelated error, a file that adds a
+// compatible overload of a runtime function of its own, and an overload whose
+// parameter type is unknown (its header missing).
 // RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -I %S/Inputs \
 // RUN:   2>&1 | FileCheck %s --implicit-check-not='warning:'
 // The project's headers searched as system headers (-isystem, -idirafter): the same.
 // RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -idirafter %S/Inputs \
 // RUN:   2>&1 | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -DUNRELATED_ERROR \
+// RUN:   2>&1 | FileCheck %s --check-prefix=OTHER
+// RUN: %expect-exit 2 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -DUNKNOWN_TYPE_OVERLOAD \
 // RUN:   2>&1 | FileCheck %s --check-prefix=OTHER
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced,transfer-in-loop' %s -- -x cuda -std=c++17 -DOWN_OVERLOAD \
 // RUN:   2>&1 | FileCheck %s --check-prefix=OTHER
@@ -20,6 +23,10 @@
 #include <cuda_runtime.h>
 #if defined(UNRELATED_ERROR)
 int broken = undeclared_name;
+#elif defined(UNKNOWN_TYPE_OVERLOAD)
+// A typed overload whose parameter type comes from a header that is missing
+// (a generated one): an unknown type name, not a conflicting runtime.
+cudaError_t cudaMemcpy(HalfBuffer &dst, const float *src, size_t n);
 #elif defined(OWN_OVERLOAD)
 // A typed convenience overload, compatible with the runtime's.
 template <class T> cudaError_t cudaMalloc(T **p, size_t n, int) { return cudaMalloc((void **)p, n); }
