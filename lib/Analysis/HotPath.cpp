@@ -997,7 +997,9 @@ const Stmt *HotPath::timedSweepOver(const CallExpr *Call, const Expr *Arg) {
   if (!Built)
     build();
   const FunctionFacts *F = Call && Arg ? functionAt(Call->getBeginLoc()) : nullptr;
-  if (!F || F->TimingCalls.size() < 2)
+  // The function runs once (a benchmark's driver, not a step the program
+  // repeats and times for a log).
+  if (!F || F->TimingCalls.size() < 2 || !runsOnce(F->Key))
     return nullptr;
   const SourceManager &SM = Ctx.getSourceManager();
   clang::SourceLocation At = SM.getExpansionLoc(Call->getBeginLoc());
@@ -1015,7 +1017,10 @@ const Stmt *HotPath::timedSweepOver(const CallExpr *Call, const Expr *Arg) {
           Before = Before || SM.isBeforeInTranslationUnit(T, At);
           After = After || SM.isBeforeInTranslationUnit(At, T);
         }
-      if (Before && After && followedLoopVariable(Arg, S, VT))
+      // A loop over problem sizes (its variable sizes an allocation, a copy
+      // or the grid) changes what is computed, not how it is accessed.
+      bool SizeSweep = llvm::any_of(F->Sweeps, [&](const Region &W) { return W.Begin == L.Begin; });
+      if (Before && After && !SizeSweep && followedLoopVariable(Arg, S, VT))
         return S;
     }
     Parents = Ctx.getParents(*S);

@@ -6,7 +6,9 @@
 // the cost of the stride, it does not suffer it. Such a finding is a note,
 // shown with --show-cold. A loop of passes that passes a changing stride (a
 // butterfly, a tree of passes) without timing each pass, a timer around the
-// whole loop, or a swept value that is not the stride keep the finding.
+// whole loop, a swept value that is not the stride, a loop over problem sizes
+// timing each size, and a step the program repeats that times each of its
+// passes keep the finding.
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,access-uncoalesced' %s -- -x cuda -std=c++17 \
 // RUN:   2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='warning:' --implicit-check-not='note: off the hot path'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,access-uncoalesced' %s -- -x cuda -std=c++17 \
@@ -48,6 +50,55 @@ __global__ void gather(float *out, const float *in, int step) {
   out[i] = in[i * step];
 }
 
+// Look-alike: a loop over problem sizes (n sizes the allocation and the
+// grid), each size timed: the stride is the size, the access the program's.
+__global__ void matvec(const float *a, const float *x, float *y, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  // DEFAULT: access-uncoalesced-stride-sweep.cu:[[@LINE+1]]:{{[0-9]+}}: warning: uncoalesced global load of 'a'
+  for (int k = 0; k < n; ++k) s += a[row * n + k] * x[k];
+  y[row] = s;
+}
+
+void sizes(cudaEvent_t start, cudaEvent_t stop) {
+  for (int n = 1024; n <= 16384; n *= 2) {
+    float *a, *x, *y, ms;
+    cudaMalloc(&a, sizeof(float) * n * n);
+    cudaMalloc(&x, sizeof(float) * n);
+    cudaMalloc(&y, sizeof(float) * n);
+    cudaEventRecord(start);
+    matvec<<<n / 256, 256>>>(a, x, y, n);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%d %f\n", n, ms);
+    cudaFree(a);
+    cudaFree(x);
+    cudaFree(y);
+  }
+}
+
+// Look-alike: a step the program repeats (called in main's loop) that times
+// each direction of a line sweep for a log: the program's work.
+__global__ void lineSweep(float *u, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // DEFAULT: access-uncoalesced-stride-sweep.cu:[[@LINE+1]]:{{[0-9]+}}: warning: uncoalesced global read-modify-write of 'u'
+  u[i * stride] *= 0.5f;
+}
+
+void adiStep(float *u, int n, cudaEvent_t start, cudaEvent_t stop) {
+  const int strides[3] = {1, n, n * n};
+  for (int dir = 0; dir < 3; ++dir) {
+    float ms;
+    cudaEventRecord(start);
+    lineSweep<<<n * n / 256, 256>>>(u, strides[dir]);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%d %f\n", dir, ms);
+  }
+}
+
 void transform(float *data, int n);
 void solve(float *out, const float *in, int n, int passes);
 
@@ -77,6 +128,9 @@ int main(int argc, char **argv) {
     printf("%f %f\n", s, ms);
   }
   transform(out, n);
+  sizes(start, stop);
+  for (int step = 0; step < argc + 100; ++step)
+    adiStep(out, 128, start, stop);
   solve(out, in, n, argc + 8);
   return 0;
 }

@@ -72,9 +72,11 @@ public:
   /// function with no call in the file (an entry point of a library, a
   /// callback) may run any number of times: false.
   bool runsOnce(const clang::FunctionDecl *FD);
-  /// The loop around Call whose every iteration times Call by itself (a
-  /// timing call before Call and one after it in the loop's body) and whose variable Arg follows (followedLoopVariable): a
-  /// sweep that measures the call once per value of Arg. Null otherwise.
+  /// The loop around Call, in a function that runs once, whose every
+  /// iteration times Call by itself (a timing call before Call and one after
+  /// it in the loop's body), that is no loop over problem sizes, and whose
+  /// variable Arg follows (followedLoopVariable): a sweep that measures the
+  /// call once per value of Arg. Null otherwise.
   const clang::Stmt *timedSweepOver(const clang::CallExpr *Call, const clang::Expr *Arg);
 
 private:
