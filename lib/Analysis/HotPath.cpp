@@ -513,6 +513,41 @@ void HotPath::build() {
               F.LaunchLoops.push_back(regionOf(Loop));
             break;
           }
+      // A microbenchmark's loops: their only GPU work is launches of kernels
+      // that time themselves, and they copy at most a few cycle counts.
+      llvm::DenseMap<const Stmt *, bool> OnlySelfTimed;
+      forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
+        if (Loops.empty())
+          return;
+        std::optional<bool> Mine;
+        if (std::optional<LaunchSite> L = getLaunchSite(Call))
+          Mine = L->Kernel && deviceClockReads(L->Kernel, 0) >= 2;
+        else if (callLaunchesWork(Call, 0))
+          Mine = false;
+        else if (std::optional<ApiInfo> Api = classifyApiCall(Call);
+                 Api && (Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync)) {
+          std::optional<unsigned> N = byteCountArgument(Api->Name);
+          std::optional<int64_t> Bytes =
+              N && *N < Call->getNumArgs() ? VT.evaluateInt(Call->getArg(*N)) : std::nullopt;
+          if (!Bytes || *Bytes > SmallResultBytes)
+            Mine = false;
+        }
+        if (!Mine)
+          return;
+        for (const Stmt *Loop : Loops) {
+          auto [It, New] = OnlySelfTimed.try_emplace(Loop, *Mine);
+          if (!New)
+            It->second = It->second && *Mine;
+        }
+      });
+      for (const std::vector<const Stmt *> &Nest : LaunchNests)
+        for (const Stmt *Loop : Nest)
+          if (!SweepLoops.count(Loop)) {
+            if (OnlySelfTimed.lookup(Loop) &&
+                llvm::none_of(F.SelfTimedLoops, [&](const Region &R) { return R.Begin == regionOf(Loop).Begin; }))
+              F.SelfTimedLoops.push_back(regionOf(Loop));
+            break;
+          }
       if (!F.LaunchLoops.empty())
         collectOutermostLoops(FD->getBody(), F.Loops);
     }
@@ -733,16 +768,14 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
   }
   // A microbenchmark's loop (its warm-up, its repetitions) whose kernels
   // time themselves in cycles: what the host does between the launches
-  // (a wait, a copy of the result) is outside every measurement.
-  if (!F.LoopKernels.empty() && !F.IndirectLaunch &&
-      llvm::all_of(F.LoopKernels, [&](const FunctionDecl *K) { return deviceClockReads(K, 0) >= 2; }))
-    for (const Region &L : F.LaunchLoops)
-      if (inside(L, Loc))
-        return {Priority::Cold, "in the loop at line " + std::to_string(L.BeginLine) +
-                                    ", whose kernels ('" + F.LoopKernels.front()->getNameAsString() +
-                                    "') read the GPU's clock at the start and the end of what they "
-                                    "measure: what the host does between launches is outside the "
-                                    "measurement"};
+  // (a wait, a copy of the result) is outside every measurement. The
+  // launches themselves keep their priority: their kernels are the work.
+  for (const Region &L : F.SelfTimedLoops)
+    if (inside(L, Loc) && !isLaunchAt(Loc))
+      return {Priority::Cold, "in the loop at line " + std::to_string(L.BeginLine) +
+                                  ", whose only GPU work is kernels that read the GPU's clock at "
+                                  "the start and the end of what they measure: what the host does "
+                                  "between launches is outside the measurement"};
   for (const Region &L : F.LaunchLoops)
     if (inside(L, Loc))
       return {Priority::Hot, "in the loop at line " + std::to_string(L.BeginLine) +
@@ -774,6 +807,12 @@ unsigned HotPath::deviceClockReads(const FunctionDecl *FD, unsigned Depth) {
     if (const auto *F = dyn_cast<ForStmt>(S)) {
       Work.push_back(F->getInit());
       Work.push_back(F->getBody());
+      continue;
+    }
+    // So does an `if` reading it (`if (clock64() - start > timeout) break;`).
+    if (const auto *I = dyn_cast<IfStmt>(S)) {
+      Work.push_back(I->getThen());
+      Work.push_back(I->getElse());
       continue;
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
@@ -991,6 +1030,16 @@ bool isTestCodePath(StringRef Path) {
   StringRef S(Stem);
   return S.starts_with("test_") || S.ends_with("_test") || S.ends_with("_tests") ||
          S.ends_with("_unittest");
+}
+
+bool HotPath::isLaunchAt(clang::SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation At = SM.getExpansionLoc(Loc);
+  for (const auto &Entry : Launches)
+    for (const KernelLaunch &L : Entry.second)
+      if (SM.getExpansionLoc(L.Loc) == At)
+        return true;
+  return false;
 }
 
 const Stmt *HotPath::timedSweepOver(const CallExpr *Call, const Expr *Arg) {

@@ -3,9 +3,12 @@
 // loops of its own: warm-up launches, then repetitions, each followed by a
 // wait and a copy of the cycle count. What the host does between the launches
 // is outside every measurement: the loop's waits and copies are off the hot
-// path. Look-alikes keep their warnings: a loop that also launches a kernel
-// that does not time itself (a simulation step beside a probe), and a kernel
-// that reads the clock only in a spin-wait's condition (a timeout).
+// path; the launches keep their priority. Look-alikes keep their warnings: a
+// loop that also launches a kernel that does not time itself (a simulation
+// step beside a probe, directly or through a helper), a kernel that reads
+// the clock only in a spin-wait's condition or an `if` that leaves (a
+// timeout), and a production step instrumented with per-block cycle counts
+// whose loop copies its whole field back (more than a few results).
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,sync-in-loop,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,sync-in-loop,transfer-in-loop' %s -- -x cuda -std=c++17 \
@@ -54,7 +57,7 @@ void runLatency(Result *d_result, const unsigned *chain, int warmup, int repeats
   for (int i = 0; i < warmup; ++i) {
     latency<<<1, 1>>>(d_result, chain, iters);
     // COLD: hot-path-self-timed-loops.cu:[[@LINE+2]]:{{[0-9]+}}: note: cudaDeviceSynchronize runs on every iteration
-    // COLD: note: off the hot path: in the loop at line [[@LINE-3]], whose kernels ('latency') read the GPU's clock at the start and the end of what they measure: what the host does between launches is outside the measurement
+    // COLD: note: off the hot path: in the loop at line [[@LINE-3]], whose only GPU work is kernels that read the GPU's clock at the start and the end of what they measure: what the host does between launches is outside the measurement
     check(cudaDeviceSynchronize(), "warmup");
   }
   for (int r = 0; r < repeats; ++r) {
@@ -93,6 +96,44 @@ void poll(const int *flag, float *x, int rounds) {
   }
 }
 
+__global__ void worker(float *x, long long timeout) {
+  long long start = clock64();
+  for (;;) {
+    if (clock64() - start > timeout)
+      break;
+    x[threadIdx.x] += 1.0f;
+  }
+}
+
+__global__ void profiledStep(float *u, int n, long long *prof) {
+  long long t0 = clock64();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) u[i] *= 0.5f;
+  if (threadIdx.x == 0) prof[blockIdx.x] = clock64() - t0;
+}
+
+void advance(float *x, int n) { step<<<(n + 255) / 256, 256>>>(x, n); }
+
+void others(Result *d_result, const unsigned *chain, float *x, float *h, long long *prof, int n,
+            int steps) {
+  for (int s = 0; s < steps; ++s) {
+    latency<<<1, 1>>>(d_result, chain, 16);
+    advance(x, n);
+    // DEFAULT: hot-path-self-timed-loops.cu:[[@LINE+1]]:{{[0-9]+}}: warning: {{.*}}cudaMemcpy
+    cudaMemcpy(h, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  for (int s = 0; s < steps; ++s) {
+    worker<<<1, 32>>>(x, 1000000);
+    // DEFAULT: hot-path-self-timed-loops.cu:[[@LINE+1]]:{{[0-9]+}}: warning: {{.*}}cudaMemcpy
+    cudaMemcpy(h, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  for (int s = 0; s < steps; ++s) {
+    profiledStep<<<n / 256, 256>>>(x, n, prof);
+    // DEFAULT: hot-path-self-timed-loops.cu:[[@LINE+1]]:{{[0-9]+}}: warning: {{.*}}cudaMemcpy
+    cudaMemcpy(h, x, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+
 int main(int argc, char **argv) {
   Result *d_result;
   unsigned *chain;
@@ -105,5 +146,6 @@ int main(int argc, char **argv) {
   runLatency(d_result, chain, 3, argc + 10, 1 << 20);
   simulate(d_result, chain, x, 1 << 20, argc + 100);
   poll(flag, x, argc + 100);
+  others(d_result, chain, x, new float[1 << 22], (long long *)flag, 1 << 22, argc + 100);
   return 0;
 }

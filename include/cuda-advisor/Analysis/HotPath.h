@@ -105,6 +105,10 @@ private:
     /// Without timing calls: the outermost loops that launch kernels (and
     /// are no sweep), the program's iterations.
     std::vector<Region> LaunchLoops;
+    /// Those of LaunchLoops whose only GPU work is launches of kernels that
+    /// time themselves (two clock reads), copying at most SmallResultBytes
+    /// at a time: a microbenchmark's warm-up and repetitions.
+    std::vector<Region> SelfTimedLoops;
     /// Calls in loops: expansion location of the call and its callee's key.
     std::vector<std::pair<clang::SourceLocation, const clang::FunctionDecl *>> LoopCalls;
     /// The outermost loops of the body, launching or not.
@@ -141,6 +145,10 @@ private:
   PriorityVerdict verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth);
   PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
   bool isDeadHostFunction(const FunctionFacts &F) const;
+  /// Loc is the place of a kernel launch of this file.
+  bool isLaunchAt(clang::SourceLocation Loc) const;
+  /// The most a microbenchmark's loop copies at a time: its results.
+  static constexpr int64_t SmallResultBytes = 64 * 1024;
   PriorityVerdict straightLineVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
                                       unsigned Depth);
   PriorityVerdict toySizeVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
