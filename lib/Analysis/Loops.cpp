@@ -273,50 +273,73 @@ static const VarDecl *nullTested(const Expr *Cond) {
   return nullptr;
 }
 
-/// Whether S assigns V or takes its address (`&p` passed to cudaMalloc).
-static bool writesVar(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    if (refVar(BO->getLHS()) == V)
-      return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
-    if (refVar(UO->getSubExpr()) == V)
-      return true;
-  for (const Stmt *C : S->children())
-    if (writesVar(C, V))
-      return true;
-  return false;
-}
-
-/// Whether S writes V outside Skip.
-static bool writesVarOutside(const Stmt *S, const VarDecl *V, const Stmt *Skip) {
+/// Whether S writes V outside Skip: assigns it, steps it, takes its address
+/// (`&p` passed to cudaMalloc) or binds it to a non-const reference
+/// parameter (`safeFree(p)` with `T *&`).
+static bool writesVarOutside(const Stmt *S, const VarDecl *V, const Stmt *Skip = nullptr) {
   if (!S || S == Skip)
     return false;
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
     if (refVar(BO->getLHS()) == V)
       return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()))
     if (refVar(UO->getSubExpr()) == V)
       return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+        QualType T = FD->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+            refVar(Call->getArg(I)) == V)
+          return true;
+      }
   for (const Stmt *C : S->children())
     if (writesVarOutside(C, V, Skip))
       return true;
   return false;
 }
 
-/// isLazyInitialization, with the body of the function that holds If.
-static bool lazyInitializationIn(const IfStmt *If, const Stmt *Body) {
-  if (!If || !Body || !If->getCond() || If->getConditionVariable())
-    return false;
-  const VarDecl *V = nullTested(If->getCond());
-  return V && V->hasGlobalStorage() && !isa<ParmVarDecl>(V) && V->getType()->isPointerType() &&
-         writesVar(If->getThen(), V) && !writesVarOutside(Body, V, If->getThen());
+/// Whether a function of the program other than the one whose body is Body
+/// writes the global V (`releaseScratch()` freeing and resetting it).
+static bool writtenElsewhere(const VarDecl *V, const Stmt *Body) {
+  if (V->isStaticLocal())
+    return false; // Only its function can name it.
+  ASTContext &AST = V->getASTContext();
+  const SourceManager &SM = AST.getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    const Stmt *Body;
+    const SourceManager &SM;
+    bool Found = false;
+    Finder(const VarDecl *V, const Stmt *Body, const SourceManager &SM) : V(V), Body(Body), SM(SM) {}
+    bool TraverseDecl(Decl *D) {
+      if (!D || Found)
+        return !Found;
+      if (!isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+        return true;
+      return RecursiveASTVisitor<Finder>::TraverseDecl(D);
+    }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->hasBody() && FD->getBody() != Body && writesVarOutside(FD->getBody(), V))
+        Found = true;
+      return !Found;
+    }
+  } F(V, Body, SM);
+  F.TraverseDecl(AST.getTranslationUnitDecl());
+  return F.Found;
 }
 
-bool isLazyInitialization(const IfStmt *If, ASTContext &AST) {
-  const FunctionDecl *FD = If ? enclosingFunction(If, AST) : nullptr;
-  return FD && lazyInitializationIn(If, FD->getBody());
+bool isLazyInitialization(const IfStmt *If) {
+  if (!If || !If->getCond() || If->getConditionVariable())
+    return false;
+  const VarDecl *V = nullTested(If->getCond());
+  if (!V || !V->hasGlobalStorage() || isa<ParmVarDecl>(V) || !V->getType()->isPointerType() ||
+      !writesVarOutside(If->getThen(), V))
+    return false;
+  const FunctionDecl *FD = enclosingFunction(If, V->getASTContext());
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  return Body && !writesVarOutside(Body, V, If->getThen()) && !writtenElsewhere(V, Body);
 }
 
 bool insideLazyInitialization(const Stmt *S, const Stmt *Body, ASTContext &AST) {
@@ -327,7 +350,7 @@ bool insideLazyInitialization(const Stmt *S, const Stmt *Body, ASTContext &AST) 
     if (!P)
       return false;
     if (const auto *If = dyn_cast<IfStmt>(P);
-        If && If->getThen() == Child && isLazyInitialization(If, AST))
+        If && If->getThen() == Child && isLazyInitialization(If))
       return true;
     if (P == Body)
       return false;
@@ -498,9 +521,9 @@ std::optional<Periodic> periodicBranch(const Stmt *S, const Stmt *Loop, ASTConte
 namespace {
 class LoopWalker {
 public:
-  LoopWalker(llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F,
-             const Stmt *Root)
-      : F(F), Root(Root) {}
+  explicit LoopWalker(
+      llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F)
+      : F(F) {}
 
   void walk(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
@@ -553,7 +576,7 @@ public:
   /// The then-branch of `if (iter == 0)` runs on one iteration of the
   /// loop the guard tests the counter of: it is not inside that loop.
   void walkIf(const IfStmt *If) {
-    if (lazyInitializationIn(If, Root)) {
+    if (isLazyInitialization(If)) {
       for (const Stmt *Child : If->children())
         if (Child != If->getThen())
           walk(Child);
@@ -584,7 +607,6 @@ public:
 
 private:
   llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F;
-  const Stmt *Root; ///< The body walked: a lazy initialization's function.
   std::vector<const Stmt *> Stack;
   /// Every loop and switch around the walk, innermost last: what a `break`
   /// leaves.
@@ -690,7 +712,7 @@ private:
 
 void forEachCallInLoops(const Stmt *Body,
                         llvm::function_ref<void(const CallExpr *, llvm::ArrayRef<const Stmt *>)> F) {
-  LoopWalker(F, Body).walk(Body);
+  LoopWalker(F).walk(Body);
 }
 
 Invariance combine(Invariance A, Invariance B) {

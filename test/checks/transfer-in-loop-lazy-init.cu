@@ -4,8 +4,9 @@
 // scratch buffer on the first call only (PMPP's benchmark.cu). The same in
 // the loop itself, with a global. Look-alikes keep their findings: a local
 // pointer tested for null (a new one on every call), a static pointer that
-// the helper frees and resets each time, a test that does not write the
-// pointer, and the helper's copy outside the guard.
+// the helper frees and resets each time (by assignment, or through a `T *&`
+// parameter), a global that another function resets, a test that does not
+// write the pointer, and the helper's copy outside the guard.
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   2>&1 | FileCheck %s --implicit-check-not='warning:'
 // REQUIRES: cuda
@@ -53,6 +54,31 @@ void reportMissing(const float *p) {
   }
 }
 
+template <class T> void safeCudaFree(T *&p) {
+  cudaFree(p);
+  p = nullptr;
+}
+
+// A reset through a reference parameter (SAFE_FREE) every call.
+void scratchSafeFree(size_t bytes) {
+  static unsigned char *scratch = nullptr;
+  if (!scratch)
+    cudaMalloc(&scratch, bytes);
+  cudaMemset(scratch, 0, bytes);
+  safeCudaFree(scratch);
+}
+
+// A global acquired and released by two functions, both called every step.
+float *g_work = nullptr;
+void acquireWork(size_t bytes) {
+  if (!g_work)
+    cudaMalloc(&g_work, bytes);
+}
+void releaseWork() {
+  cudaFree(g_work);
+  g_work = nullptr;
+}
+
 void uploadCached(float *h, size_t bytes) {
   static float *d = nullptr;
   if (!d)
@@ -75,6 +101,12 @@ int main(int argc, char **argv) {
     reallocEveryCall(64 << 20);
     // CHECK: transfer-in-loop-lazy-init.cu:[[@LINE+1]]:5: warning: 'reportMissing' calls cudaMemcpy and runs on every iteration
     reportMissing(d);
+    // CHECK: transfer-in-loop-lazy-init.cu:[[@LINE+1]]:5: warning: 'scratchSafeFree' calls cudaMalloc and runs on every iteration
+    scratchSafeFree(64 << 20);
+    // CHECK: transfer-in-loop-lazy-init.cu:[[@LINE+1]]:5: warning: 'acquireWork' calls cudaMalloc and runs on every iteration
+    acquireWork(64 << 20);
+    // CHECK: transfer-in-loop-lazy-init.cu:[[@LINE+1]]:5: warning: 'releaseWork' calls cudaFree and runs on every iteration
+    releaseWork();
     // CHECK: transfer-in-loop-lazy-init.cu:[[@LINE+1]]:5: warning: 'uploadCached' calls cudaMemcpy and runs on every iteration
     uploadCached(h, n * sizeof(float));
   }

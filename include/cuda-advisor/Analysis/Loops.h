@@ -56,10 +56,11 @@ bool holdsOnOneIteration(const clang::Expr *Cond, const clang::Stmt *Loop);
 /// A lazy initialization: `if (!p)`, `if (p == NULL)` or `if (p == nullptr)`
 /// (alone or in a `&&`) of a variable of static storage (a `static` local,
 /// a global, a static member) that the then-branch writes (`cudaMalloc(&p,
-/// n)`, `p = make()`) and the rest of the function never writes (no reset
-/// to null after a free): the branch runs once per run of the program,
-/// however often the code around it does.
-bool isLazyInitialization(const clang::IfStmt *If, clang::ASTContext &Ctx);
+/// n)`, `p = make()`) and nothing else writes (no reset to null after a
+/// free in the function or in another, no `T *&` parameter it is passed
+/// to): the branch runs once per run of the program, however often the code
+/// around it does.
+bool isLazyInitialization(const clang::IfStmt *If);
 
 /// S is in the then-branch of a lazy initialization (isLazyInitialization)
 /// inside the function body Body.
