@@ -505,47 +505,36 @@ void HotPath::build() {
       });
       F.TimesApiCallsOnly = Api && !Work;
     } else {
-      llvm::SmallPtrSet<const Stmt *, 4> Seen;
-      for (const std::vector<const Stmt *> &Nest : LaunchNests)
-        for (const Stmt *Loop : Nest)
-          if (!SweepLoops.count(Loop)) {
-            if (Seen.insert(Loop).second)
-              F.LaunchLoops.push_back(regionOf(Loop));
-            break;
-          }
       // A microbenchmark's loops: their only GPU work is launches of kernels
       // that time themselves, and they copy at most a few cycle counts.
-      llvm::DenseMap<const Stmt *, bool> OnlySelfTimed;
+      llvm::DenseMap<const Stmt *, bool> SelfTimed;
       forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
-        if (Loops.empty())
-          return;
-        std::optional<bool> Mine;
+        std::optional<bool> Only;
         if (std::optional<LaunchSite> L = getLaunchSite(Call))
-          Mine = L->Kernel && deviceClockReads(L->Kernel, 0) >= 2;
+          Only = L->Kernel && deviceClockReads(L->Kernel, 0) >= 2;
         else if (callLaunchesWork(Call, 0))
-          Mine = false;
+          Only = false;
         else if (std::optional<ApiInfo> Api = classifyApiCall(Call);
                  Api && (Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync)) {
           std::optional<unsigned> N = byteCountArgument(Api->Name);
           std::optional<int64_t> Bytes =
               N && *N < Call->getNumArgs() ? VT.evaluateInt(Call->getArg(*N)) : std::nullopt;
           if (!Bytes || *Bytes > SmallResultBytes)
-            Mine = false;
+            Only = false;
         }
-        if (!Mine)
-          return;
-        for (const Stmt *Loop : Loops) {
-          auto [It, New] = OnlySelfTimed.try_emplace(Loop, *Mine);
-          if (!New)
-            It->second = It->second && *Mine;
-        }
+        if (Only)
+          for (const Stmt *Loop : Loops)
+            SelfTimed.try_emplace(Loop, true).first->second &= *Only;
       });
+      llvm::SmallPtrSet<const Stmt *, 4> Seen;
       for (const std::vector<const Stmt *> &Nest : LaunchNests)
         for (const Stmt *Loop : Nest)
           if (!SweepLoops.count(Loop)) {
-            if (OnlySelfTimed.lookup(Loop) &&
-                llvm::none_of(F.SelfTimedLoops, [&](const Region &R) { return R.Begin == regionOf(Loop).Begin; }))
-              F.SelfTimedLoops.push_back(regionOf(Loop));
+            if (Seen.insert(Loop).second) {
+              F.LaunchLoops.push_back(regionOf(Loop));
+              if (SelfTimed.lookup(Loop))
+                F.SelfTimedLoops.push_back(regionOf(Loop));
+            }
             break;
           }
       if (!F.LaunchLoops.empty())
@@ -770,8 +759,10 @@ PriorityVerdict HotPath::verdictIn(const FunctionFacts &F, clang::SourceLocation
   // time themselves in cycles: what the host does between the launches
   // (a wait, a copy of the result) is outside every measurement. The
   // launches themselves keep their priority: their kernels are the work.
+  clang::SourceLocation At = SM.getExpansionLoc(Loc);
+  bool Launch = llvm::any_of(F.LoopCalls, [&](const auto &C) { return C.first == At && isKernel(C.second); });
   for (const Region &L : F.SelfTimedLoops)
-    if (inside(L, Loc) && !isLaunchAt(Loc))
+    if (inside(L, Loc) && !Launch)
       return {Priority::Cold, "in the loop at line " + std::to_string(L.BeginLine) +
                                   ", whose only GPU work is kernels that read the GPU's clock at "
                                   "the start and the end of what they measure: what the host does "
@@ -1030,16 +1021,6 @@ bool isTestCodePath(StringRef Path) {
   StringRef S(Stem);
   return S.starts_with("test_") || S.ends_with("_test") || S.ends_with("_tests") ||
          S.ends_with("_unittest");
-}
-
-bool HotPath::isLaunchAt(clang::SourceLocation Loc) const {
-  const SourceManager &SM = Ctx.getSourceManager();
-  clang::SourceLocation At = SM.getExpansionLoc(Loc);
-  for (const auto &Entry : Launches)
-    for (const KernelLaunch &L : Entry.second)
-      if (SM.getExpansionLoc(L.Loc) == At)
-        return true;
-  return false;
 }
 
 const Stmt *HotPath::timedSweepOver(const CallExpr *Call, const Expr *Arg) {

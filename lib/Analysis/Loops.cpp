@@ -50,9 +50,11 @@ const VarDecl *refVar(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
-/// Whether S stores to V (=, op=, ++, --) or takes its address.
-bool storesTo(const Stmt *S, const VarDecl *V) {
-  if (!S)
+/// Whether S stores to V (=, op=, ++, --), takes its address or binds it to
+/// a non-const reference parameter (`safeFree(p)` with `T *&`), outside
+/// the statement Skip.
+bool storesTo(const Stmt *S, const VarDecl *V, const Stmt *Skip = nullptr) {
+  if (!S || S == Skip)
     return false;
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
                                                     refVar(BO->getLHS()) == V)
@@ -61,8 +63,16 @@ bool storesTo(const Stmt *S, const VarDecl *V) {
       UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
       refVar(UO->getSubExpr()) == V)
     return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+        QualType T = FD->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+            refVar(Call->getArg(I)) == V)
+          return true;
+      }
   for (const Stmt *C : S->children())
-    if (storesTo(C, V))
+    if (storesTo(C, V, Skip))
       return true;
   return false;
 }
@@ -273,33 +283,6 @@ static const VarDecl *nullTested(const Expr *Cond) {
   return nullptr;
 }
 
-/// Whether S writes V outside Skip: assigns it, steps it, takes its address
-/// (`&p` passed to cudaMalloc) or binds it to a non-const reference
-/// parameter (`safeFree(p)` with `T *&`).
-static bool writesVarOutside(const Stmt *S, const VarDecl *V, const Stmt *Skip = nullptr) {
-  if (!S || S == Skip)
-    return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    if (refVar(BO->getLHS()) == V)
-      return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()))
-    if (refVar(UO->getSubExpr()) == V)
-      return true;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (const FunctionDecl *FD = Call->getDirectCallee())
-      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
-        QualType T = FD->getParamDecl(I)->getType();
-        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() &&
-            refVar(Call->getArg(I)) == V)
-          return true;
-      }
-  for (const Stmt *C : S->children())
-    if (writesVarOutside(C, V, Skip))
-      return true;
-  return false;
-}
-
 /// Whether a function of the program other than the one whose body is Body
 /// writes the global V (`releaseScratch()` freeing and resetting it).
 static bool writtenElsewhere(const VarDecl *V, const Stmt *Body) {
@@ -321,7 +304,7 @@ static bool writtenElsewhere(const VarDecl *V, const Stmt *Body) {
       return RecursiveASTVisitor<Finder>::TraverseDecl(D);
     }
     bool VisitFunctionDecl(FunctionDecl *FD) {
-      if (FD->hasBody() && FD->getBody() != Body && writesVarOutside(FD->getBody(), V))
+      if (FD->hasBody() && FD->getBody() != Body && storesTo(FD->getBody(), V))
         Found = true;
       return !Found;
     }
@@ -335,11 +318,11 @@ bool isLazyInitialization(const IfStmt *If) {
     return false;
   const VarDecl *V = nullTested(If->getCond());
   if (!V || !V->hasGlobalStorage() || isa<ParmVarDecl>(V) || !V->getType()->isPointerType() ||
-      !writesVarOutside(If->getThen(), V))
+      !storesTo(If->getThen(), V))
     return false;
   const FunctionDecl *FD = enclosingFunction(If, V->getASTContext());
   const Stmt *Body = FD ? FD->getBody() : nullptr;
-  return Body && !writesVarOutside(Body, V, If->getThen()) && !writtenElsewhere(V, Body);
+  return Body && !storesTo(Body, V, If->getThen()) && !writtenElsewhere(V, Body);
 }
 
 bool insideLazyInitialization(const Stmt *S, const Stmt *Body, ASTContext &AST) {

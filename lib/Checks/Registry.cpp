@@ -101,20 +101,16 @@ private:
   }
 
   /// The file or a header of it declares a CUDA runtime function whose
-  /// signature, made of valid types, conflicts with the toolkit's (`void cudaMalloc(void **, size_t);` in
-  /// `extern "C"`): the stand-in runtime of a CUDA-to-FPGA flow or of a CPU
-  /// emulation, for which the code is written. Its kernels never run on a
-  /// GPU as written; sectors, banks, waits and launch sizes are no cost of
-  /// it: the file's findings are dropped (the compiler's errors say why).
+  /// signature, made of valid types, conflicts with the toolkit's valid
+  /// declaration (`void cudaMalloc(void **, size_t);` in `extern "C"`): the
+  /// stand-in runtime of a CUDA-to-FPGA flow or of a CPU emulation, for which
+  /// the code is written. Its kernels never run on a GPU as written; the
+  /// file's findings are dropped (the compiler's errors say why). Any header
+  /// but the bundled ones counts: a project's headers may be searched as
+  /// system headers (-isystem, -idirafter). An unknown type name in a typed
+  /// overload is another error. Only file scope and `extern "C"` are read.
   bool declaresForeignRuntime(ASTContext &AST, CheckContext &Ctx) {
-    // At file scope or in `extern "C"`, in any header but the bundled ones:
-    // a project's headers may be searched as system headers (-isystem,
-    // -idirafter). Invalid declarations are rare: the test is cheap.
     const SourceManager &SM = AST.getSourceManager();
-    // A redeclaration made invalid by its own types: every parameter and
-    // the result are well-formed types (an unknown type name in a typed
-    // overload is another error), and the runtime's valid declaration of
-    // the name is in a system header.
     auto Foreign = [&](const Decl *D) {
       const auto *FD = dyn_cast<FunctionDecl>(D);
       if (!FD || !FD->isInvalidDecl() || !FD->getIdentifier() ||

@@ -145,8 +145,6 @@ private:
   PriorityVerdict verdictIn(const FunctionFacts &F, clang::SourceLocation Loc, unsigned Depth);
   PriorityVerdict functionVerdict(const FunctionFacts &F, unsigned Depth);
   bool isDeadHostFunction(const FunctionFacts &F) const;
-  /// Loc is the place of a kernel launch of this file.
-  bool isLaunchAt(clang::SourceLocation Loc) const;
   /// The most a microbenchmark's loop copies at a time: its results.
   static constexpr int64_t SmallResultBytes = 64 * 1024;
   PriorityVerdict straightLineVerdict(const FunctionFacts &F, clang::SourceLocation Loc,
