@@ -70,6 +70,8 @@ void CompatRemovedApiCheck::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(declRefExpr(to(decl(isRemovedCudaApi()))).bind("ref"), this);
   Finder.addMatcher(memberExpr(member(decl(isRemovedCudaApi()))).bind("member"), this);
   Finder.addMatcher(declaratorDecl(hasRemovedCudaType()).bind("decl"), this);
+  // A removed class as a base: `struct op : thrust::unary_function<float, float>`.
+  Finder.addMatcher(cxxRecordDecl(isDefinition()).bind("derived"), this);
 }
 
 void CompatRemovedApiCheck::check(const MatchFinder::MatchResult &Result) {
@@ -81,6 +83,12 @@ void CompatRemovedApiCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Member = Result.Nodes.getNodeAs<MemberExpr>("member")) {
     if (auto A = removedAnnotation(Member->getMemberDecl()))
       record(Member->getMemberLoc(), *A);
+    return;
+  }
+  if (const auto *RD = Result.Nodes.getNodeAs<CXXRecordDecl>("derived")) {
+    for (const CXXBaseSpecifier &Base : RD->bases())
+      if (auto A = removedAnnotation(underlyingRecord(Base.getType())))
+        record(Base.getBaseTypeLoc(), *A);
     return;
   }
   if (const auto *D = Result.Nodes.getNodeAs<DeclaratorDecl>("decl")) {

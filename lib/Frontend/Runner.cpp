@@ -29,6 +29,7 @@
 
 #include <csignal>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 
@@ -37,6 +38,21 @@ namespace tooling = clang::tooling;
 
 namespace cuda_advisor::frontend {
 namespace {
+
+/// Compat declarations that a file's own can clash with (its own global
+/// `texture`, its own back-port of thrust::unary_function): the header, and
+/// the macro that leaves them out when the file is parsed again.
+struct CompatDeclarations {
+  StringRef Header, Without, Why;
+};
+constexpr CompatDeclarations OptionalCompat[] = {
+    {"cuda_advisor_removed_templates.h", "-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES",
+     "the file declares its own 'texture' or 'surface': parsed again without the legacy texture "
+     "and surface references"},
+    {"cuda_advisor_removed_thrust.h", "-DCUDA_ADVISOR_NO_THRUST_FUNCTIONAL",
+     "the file declares its own thrust::unary_function or thrust::binary_function: parsed again "
+     "without cuda-advisor's"},
+};
 
 /// Prints Clang's errors (not its warnings: the tool has its own findings)
 /// into a per-file buffer, so that files analyzed in parallel do not mix.
@@ -61,15 +77,17 @@ public:
     noteHostDeviceRedeclaration(Info);
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid() && StringRef(P.getFilename()).ends_with("cuda_advisor_removed_templates.h"))
-        ClashedWithCompatTemplates = true;
+      for (const CompatDeclarations &C : OptionalCompat)
+        if (P.isValid() && StringRef(P.getFilename()).ends_with(C.Header))
+          Clashes.insert(C.Without.str());
     }
     // Counted by DiagnosticConsumer too; we keep our own to ignore warnings.
     TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
   }
   unsigned Errors = 0;
-  /// An error, or a note of one, points into the compat texture templates.
-  bool ClashedWithCompatTemplates = false;
+  /// The -D options that leave out the compat declarations an error, or a
+  /// note of one, points into.
+  std::set<std::string> Clashes;
   /// Definitions without attributes of functions declared __host__
   /// __device__, which Clang rejected and nvcc accepts: the file (as Clang
   /// names it) and where to write the attributes.
@@ -420,15 +438,18 @@ private:
     };
     std::vector<std::string> Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
     ParseOutcome Out = parseOnce(R, Args, DevicePass, Directory, Read, nullptr);
-    if (Out.ClashedWithCompatTemplates) {
-      // The legacy texture<>/surface<> templates of the compat headers clash
-      // with a file's own global `texture` or `surface`: parse it again
-      // without them (the file cannot be using texture references then).
+    // The compat declarations of what the toolkit removed clash with the
+    // file's own (a global `texture` or `surface`, a back-port of
+    // thrust::unary_function): parse it again without them (the file cannot
+    // be using the removed ones then), once for each kind at most.
+    while (!Out.Clashes.empty()) {
       Reset();
-      PassSetup.ExtraArgs.push_back("-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES");
-      if (Opts.Verbose)
-        R.Messages.push_back("the file declares its own 'texture' or 'surface': parsed again "
-                             "without the legacy texture and surface references");
+      for (const std::string &Without : Out.Clashes) {
+        PassSetup.ExtraArgs.push_back(Without);
+        for (const CompatDeclarations &C : OptionalCompat)
+          if (Opts.Verbose && C.Without == Without)
+            R.Messages.push_back(C.Why.str());
+      }
       Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
       Out = parseOnce(R, Args, DevicePass, Directory, Read, nullptr);
     }
@@ -464,9 +485,9 @@ private:
   static constexpr unsigned MaxHostDeviceRounds = 4;
 
   struct ParseOutcome {
-    /// The parse should be run again without the compat texture and surface
-    /// references (nothing of it was recorded).
-    bool ClashedWithCompatTemplates = false;
+    /// The parse should be run again with these -D options, without the
+    /// compat declarations they name (nothing of it was recorded).
+    std::vector<std::string> Clashes;
     /// Where to write __host__ __device__ for a parse that accepts the
     /// definitions nvcc accepts (the errors of this parse were recorded).
     std::shared_ptr<HostDeviceInsertions> HostDevice;
@@ -514,11 +535,11 @@ private:
     Invocation.setDiagnosticConsumer(&Diags);
     bool Ok = Invocation.run();
     ErrorOS.flush();
-    if (Diags.ClashedWithCompatTemplates &&
-        !is_contained(Args, "-DCUDA_ADVISOR_NO_TEXTURE_REFERENCES")) {
-      Outcome.ClashedWithCompatTemplates = true;
+    for (const std::string &Without : Diags.Clashes)
+      if (!is_contained(Args, Without))
+        Outcome.Clashes.push_back(Without);
+    if (!Outcome.Clashes.empty())
       return Outcome;
-    }
     if (Diags.Errors || !Ok) {
       R.ParseErrors = true;
       if (!ErrorText.empty())

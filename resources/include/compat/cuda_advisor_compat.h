@@ -24,6 +24,19 @@
  * dev/cuda/common.h) no longer parses. */
 #include <math.h>
 
+/* The same header (crt/common_functions.h, which nvcc's cuda_runtime.h
+ * reaches) includes <string.h>, <time.h>, <stdio.h>, <stdlib.h> and
+ * <assert.h>: host code calling time(), clock(), memset() or assert()
+ * without including them compiles with nvcc. Clang's wrapper includes only
+ * some of them, and such code no longer parses. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_advisor_removed_thrust.h"
+
 /* nvcc defines __CUDACC__ as 1; Clang's wrapper leaves it empty, and code
  * testing `#if __CUDACC__` (rather than #ifdef) no longer preprocesses. */
 #undef __CUDACC__
