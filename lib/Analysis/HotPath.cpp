@@ -223,6 +223,24 @@ llvm::SmallPtrSet<const VarDecl *, 8> followersOf(const VarDecl *Var, const Stmt
   return Vars;
 }
 
+/// A pointer to a place in a buffer whose offset reads one of Vars:
+/// `&host[start * 4]`, `h + off`, `(void *)(d + off)`.
+bool offsetByAny(const Expr *E, const llvm::SmallPtrSet<const VarDecl *, 8> &Vars) {
+  auto Reads = [&](const Expr *Index) {
+    return llvm::any_of(Vars, [&](const VarDecl *V) { return mentions(Index, V); });
+  };
+  E = E->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+      return Reads(AS->getIdx());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) && BO->getType()->isPointerType()) {
+    const Expr *Offset = BO->getLHS()->getType()->isPointerType() ? BO->getRHS() : BO->getLHS();
+    return Reads(Offset);
+  }
+  return false;
+}
+
 const VarDecl *loopVariable(const Stmt *Loop, ValueTracker &VT) {
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
     return RF->getLoopVariable();
@@ -381,7 +399,7 @@ void HotPath::build() {
       std::vector<const Stmt *> Loops;
     };
     std::vector<TimerCall> Timers;
-    llvm::SmallPtrSet<const Stmt *, 8> SweepLoops;
+    llvm::SmallPtrSet<const Stmt *, 8> SweepLoops, ChunkLoops;
     std::vector<std::vector<const Stmt *>> LaunchNests;
     forEachCallInLoops(FD->getBody(), [&](const CallExpr *Call, ArrayRef<const Stmt *> Loops) {
       const FunctionDecl *Callee = Call->getDirectCallee();
@@ -424,13 +442,21 @@ void HotPath::build() {
       std::vector<const Expr *> Sizing = sizingOperands(Call);
       if (Sizing.empty())
         return;
+      std::optional<ApiInfo> Api = classifyApiCall(Call);
+      bool Copy = Api && (Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync);
       for (const Stmt *Loop : Loops) {
-        if (SweepLoops.count(Loop))
+        if (ChunkLoops.count(Loop))
           continue;
         const VarDecl *Var = loopVariable(Loop, VT);
         if (!Var)
           continue;
         auto Followers = followersOf(Var, Loop);
+        // A copy from or to a place that moves with the loop: the loop walks
+        // a buffer in chunks (the last one shorter), new data each time.
+        if (Copy && llvm::any_of(Call->arguments(), [&](const Expr *A) { return offsetByAny(A, Followers); })) {
+          ChunkLoops.insert(Loop);
+          continue;
+        }
         for (const Expr *E : Sizing)
           if (E && llvm::any_of(Followers, [&](const VarDecl *V) { return mentions(E, V); })) {
             SweepLoops.insert(Loop);
@@ -438,6 +464,8 @@ void HotPath::build() {
           }
       }
     });
+    for (const Stmt *Loop : ChunkLoops)
+      SweepLoops.erase(Loop);
     for (const Stmt *Loop : SweepLoops)
       F.Sweeps.push_back(regionOf(Loop));
     if (!IsTimer) {
