@@ -51,6 +51,65 @@ bool isClockFunctionName(StringRef Name) {
       .Default(false);
 }
 
+/// Functions that turn a clock's reading into a calendar date: a reading
+/// passed to them makes a time stamp (a log file's name, a report's
+/// header), not the start or end of a measurement.
+bool isCalendarFunctionName(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("to_time_t", "localtime", "localtime_r", "localtime_s", "gmtime", "gmtime_r", true)
+      .Cases("strftime", "put_time", "ctime", "ctime_r", "asctime", "mktime", true)
+      .Default(false);
+}
+
+/// The calls in Body whose value only goes to a calendar function, directly
+/// (`to_time_t(system_clock::now())`) or through a variable it initializes
+/// or is assigned to (`auto now = system_clock::now(); ... to_time_t(now)`).
+void collectTimeStamps(const Stmt *Body, llvm::SmallPtrSetImpl<const CallExpr *> &Out) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Stamped;
+  std::vector<std::pair<const VarDecl *, const CallExpr *>> Readings;
+  std::vector<const Stmt *> Work{Body}, Arguments;
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && Callee->getIdentifier() && isCalendarFunctionName(Callee->getName()))
+        for (const Expr *A : Call->arguments())
+          Arguments.push_back(A);
+    auto Reading = [](const Expr *E) { return dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr); };
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          if (const CallExpr *C = Reading(VD->getInit()))
+            Readings.emplace_back(VD, C);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (const CallExpr *C = Reading(BO->getRHS()))
+            Readings.emplace_back(VD, C);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  while (!Arguments.empty()) {
+    const Stmt *S = Arguments.back();
+    Arguments.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Out.insert(Call);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Stamped.insert(VD);
+    for (const Stmt *C : S->children())
+      Arguments.push_back(C);
+  }
+  for (const auto &[VD, Call] : Readings)
+    if (Stamped.count(VD))
+      Out.insert(Call);
+}
+
 bool nameHasAny(StringRef Name, std::initializer_list<StringRef> Parts) {
   std::string Lower = Name.lower();
   return llvm::any_of(Parts, [&](StringRef P) { return StringRef(Lower).contains(P); });
@@ -358,9 +417,15 @@ void HotPath::build() {
 
   // A user function is a timer when it reads a clock and does no GPU work or
   // looping of its own: `double cpuSecond() { gettimeofday(&tp, 0); ... }`.
+  // A clock read for a time stamp (`put_time(localtime(&t), ...)` of a log
+  // file's name) measures nothing.
+  llvm::SmallPtrSet<const CallExpr *, 4> TimeStamps;
+  for (const FunctionDecl *FD : All)
+    if (!isLibrary(FD, SM))
+      collectTimeStamps(FD->getBody(), TimeStamps);
   auto IsClockCall = [&](const CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
+    if (!Callee || TimeStamps.count(Call))
       return false;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && isClockMethod(MD))
       return true;
