@@ -10,6 +10,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
+#include <functional>
 #include <numeric>
 #include <vector>
 
@@ -1372,6 +1375,60 @@ double loopWeightAround(const Stmt *S, ASTContext &Ctx, ValueTracker &VT) {
     Parents = Ctx.getParents(*P);
   }
   return W;
+}
+
+const CallExpr *textParsedPerValue(const Stmt *Loop) {
+  auto IsTextInput = [](const CallExpr *Call) {
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getOperator() != OO_GreaterGreater || Op->getNumArgs() != 2)
+        return false;
+      const CXXRecordDecl *RD = Op->getArg(0)->getType()->getAsCXXRecordDecl();
+      auto IsIstream = [](const CXXRecordDecl *B) {
+        return B->getIdentifier() && B->getName() == "basic_istream";
+      };
+      return RD && RD->hasDefinition() && (IsIstream(RD) || !RD->forallBases([&](const CXXRecordDecl *B) {
+                                                               return !IsIstream(B);
+                                                             }));
+    }
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier())
+      return false;
+    return llvm::StringSwitch<bool>(Callee->getName())
+        .Cases("fscanf", "scanf", "__isoc99_fscanf", "__isoc99_scanf", "getline", true)
+        .Default(false);
+  };
+  // Calls under a loop nested in S (Nested), and the functions of the file
+  // that S calls, one level deep.
+  std::function<const CallExpr *(const Stmt *, bool, unsigned)> Find =
+      [&](const Stmt *S, bool Nested, unsigned Depth) -> const CallExpr * {
+    if (!S || isa<LambdaExpr>(S))
+      return nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (Nested && IsTextInput(Call))
+        return Call;
+      const FunctionDecl *Def = nullptr;
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Depth == 0 && Callee && Callee->hasBody(Def) && Def &&
+          Def->getASTContext().getSourceManager().isInMainFile(Def->getLocation()))
+        if (const CallExpr *In = Find(Def->getBody(), Nested, Depth + 1))
+          return In;
+    }
+    bool Inner = Nested || isLoop(S) || isa<CXXForRangeStmt>(S);
+    for (const Stmt *C : S->children())
+      if (const CallExpr *In = Find(C, Inner, Depth))
+        return In;
+    return nullptr;
+  };
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    Body = W->getBody();
+  else if (const auto *D = dyn_cast<DoStmt>(Loop))
+    Body = D->getBody();
+  else if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = R->getBody();
+  return Find(Body, false, 0);
 }
 
 } // namespace cuda_advisor::analysis

@@ -824,6 +824,23 @@ static std::string periodicReason(const std::optional<Periodic> &Per) {
          "traffic";
 }
 
+/// An iteration that reads its data as text, one value at a time: parsing
+/// costs tens of nanoseconds a number, more than copying the numbers or
+/// allocating their buffer once per iteration (a lab's loop over the test
+/// cases of an input file).
+std::string TransferInLoopCheck::parsesText(const Stmt *Loop) {
+  const CallExpr *Parse = analysis::textParsedPerValue(Loop);
+  if (!Parse)
+    return {};
+  const SourceManager &SM = Ctx.sourceManager();
+  std::string Name = "the input stream's >>";
+  if (const FunctionDecl *Callee = Parse->getDirectCallee(); Callee && !isa<CXXOperatorCallExpr>(Parse))
+    Name = Callee->getNameAsString();
+  return "each iteration parses its data as text, one value at a time (" + Name + " at line " +
+         std::to_string(SM.getExpansionLineNumber(Parse->getBeginLoc())) +
+         "): tens of nanoseconds a number, more than this call costs";
+}
+
 void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        ArrayRef<const Stmt *> Loops, const FunctionDecl *FD) {
   const Stmt *Loop = Loops.back();
@@ -960,6 +977,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     D.cold(Few);
   else if (std::string P = periodicReason(Per); !P.empty())
     D.cold(P);
+  else if (std::string T = parsesText(Loop); !T.empty())
+    D.cold(T);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .callSite(Call->getBeginLoc())
@@ -1010,6 +1029,8 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   auto D = diag(Call->getBeginLoc(), Msg);
   if (std::string P = periodicReason(Per); !P.empty())
     D.cold(P);
+  else if (std::string T = parsesText(Loop); !T.empty())
+    D.cold(T);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .note(R.ApiCall->getBeginLoc(), R.Api.Name + " called here")

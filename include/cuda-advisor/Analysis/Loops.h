@@ -113,6 +113,13 @@ Invariance invarianceIn(const clang::Expr *E, const clang::Stmt *Loop, ValueTrac
 /// Whether S refers to V anywhere.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 
+/// A call in Loop's body that parses text one value at a time: `fscanf`,
+/// `scanf`, `std::getline` or an input stream's `>>` inside a loop nested in
+/// the body, directly or in a function of the file that the body calls
+/// (`readMatrix(fp, A, rows, cols)`). Such an iteration reads its data as
+/// text, tens of nanoseconds a number. nullptr when there is none.
+const clang::CallExpr *textParsedPerValue(const clang::Stmt *Loop);
+
 /// V decides whether Loop goes on: it is read by the loop's condition, or by
 /// an `if` in the body that leaves the loop or sets a variable that does
 /// (`if (changes == 0) finished = true;` with `while (!finished)`).
