@@ -63,9 +63,11 @@ bool isCalendarFunctionName(StringRef Name) {
 
 /// The calls in Body whose value only goes to a calendar function, directly
 /// (`to_time_t(system_clock::now())`) or through a variable it initializes
-/// or is assigned to (`auto now = system_clock::now(); ... to_time_t(now)`).
+/// or is assigned to (`auto now = system_clock::now(); ... to_time_t(now)`)
+/// and that nothing else reads (`end - start` makes a duration of it).
 void collectTimeStamps(const Stmt *Body, llvm::SmallPtrSetImpl<const CallExpr *> &Out) {
-  llvm::SmallPtrSet<const VarDecl *, 4> Stamped;
+  llvm::DenseMap<const VarDecl *, int> Stamped, Reads;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> StampedRefs;
   std::vector<std::pair<const VarDecl *, const CallExpr *>> Readings;
   std::vector<const Stmt *> Work{Body}, Arguments;
   while (!Work.empty()) {
@@ -87,8 +89,13 @@ void collectTimeStamps(const Stmt *Body, llvm::SmallPtrSetImpl<const CallExpr *>
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-          if (const CallExpr *C = Reading(BO->getRHS()))
+          if (const CallExpr *C = Reading(BO->getRHS())) {
             Readings.emplace_back(VD, C);
+            --Reads[VD]; // The assignment writes it; counted below as a read.
+          }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        ++Reads[VD];
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
@@ -100,13 +107,13 @@ void collectTimeStamps(const Stmt *Body, llvm::SmallPtrSetImpl<const CallExpr *>
     if (const auto *Call = dyn_cast<CallExpr>(S))
       Out.insert(Call);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        Stamped.insert(VD);
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && StampedRefs.insert(DRE).second)
+        ++Stamped[VD]; // Once, however deep the calendar calls nest.
     for (const Stmt *C : S->children())
       Arguments.push_back(C);
   }
   for (const auto &[VD, Call] : Readings)
-    if (Stamped.count(VD))
+    if (int N = Stamped.lookup(VD); N > 0 && N == Reads.lookup(VD))
       Out.insert(Call);
 }
 
@@ -289,9 +296,15 @@ bool offsetByAny(const Expr *E, const llvm::SmallPtrSet<const VarDecl *, 8> &Var
     return llvm::any_of(Vars, [&](const VarDecl *V) { return mentions(Index, V); });
   };
   E = E->IgnoreParenCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
+    const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
       return Reads(AS->getIdx());
+    // `&host[start * 4]` of a std::vector.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Sub);
+        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+      return Reads(Op->getArg(1));
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(E);
       BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) && BO->getType()->isPointerType()) {
     const Expr *Offset = BO->getLHS()->getType()->isPointerType() ? BO->getRHS() : BO->getLHS();
@@ -518,7 +531,12 @@ void HotPath::build() {
         auto Followers = followersOf(Var, Loop);
         // A copy from or to a place that moves with the loop: the loop walks
         // a buffer in chunks (the last one shorter), new data each time.
-        if (Copy && llvm::any_of(Call->arguments(), [&](const Expr *A) { return offsetByAny(A, Followers); })) {
+        // Its byte count follows the loop too: a chunk, not one result slot
+        // per size (`cudaMemcpy(&results[i], d, sizeof(float), ...)`).
+        std::optional<unsigned> N = byteCountArgument(Api->Name);
+        const Expr *Count = Copy && N && *N < Call->getNumArgs() ? Call->getArg(*N) : nullptr;
+        if (Count && llvm::any_of(Followers, [&](const VarDecl *V) { return mentions(Count, V); }) &&
+            llvm::any_of(Call->arguments(), [&](const Expr *A) { return offsetByAny(A, Followers); })) {
           ChunkLoops.insert(Loop);
           continue;
         }

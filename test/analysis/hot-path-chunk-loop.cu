@@ -9,6 +9,7 @@
 // REQUIRES: cuda
 
 #include <cuda_runtime.h>
+#include <vector>
 
 #define CHUNK 1024
 __constant__ float atoms[CHUNK * 4];
@@ -43,6 +44,16 @@ void chunksByOffset(float *d, const float *h, int total, float *grid, int n) {
 }
 // CHECK: hot-path-chunk-loop.cu:[[@LINE-4]]:{{[0-9]+}}: warning: 100 threads per block{{.*}}[launch-block-size]
 
+// The chunks of a std::vector: `&host[...]` is its operator[].
+void vectorChunks(float *grid, int n, const std::vector<float> &host, int numatoms) {
+  for (int start = 0; start < numatoms; start += CHUNK) {
+    int count = numatoms - start < CHUNK ? numatoms - start : CHUNK;
+    cudaMemcpyToSymbol(atoms, &host[start * 4], count * 4 * sizeof(float));
+    scatter<<<(count + 99) / 100, 100>>>(grid, n, count);
+  }
+}
+// CHECK: hot-path-chunk-loop.cu:[[@LINE-3]]:{{[0-9]+}}: warning: 100 threads per block{{.*}}[launch-block-size]
+
 // Look-alike: a sweep over sizes, each copy from the buffer's start.
 void sizeSweep(float *d, const float *h, float *grid, int n) {
   for (int count = 1024; count <= (1 << 20); count *= 2) {
@@ -66,6 +77,19 @@ void sizeSweepFixedOffset(float *d, const float *h, int skip, float *grid, int n
 // CHECK: hot-path-chunk-loop.cu:[[@LINE-4]]:{{[0-9]+}}: note: 100 threads per block{{.*}}[launch-block-size]
 // CHECK: note: off the hot path: in a loop over problem sizes or launch configurations (line [[@LINE-7]])
 
+// Look-alike: a sweep over sizes that stores each size's result in its own
+// slot (`&results[i]`): the offset follows the loop, the byte count does not.
+void sizeSweepResults(float *d, float *dout, float *grid, int n, float *results) {
+  const int sizes[] = {1 << 10, 1 << 14, 1 << 18, 1 << 22};
+  for (int i = 0; i < 4; ++i) {
+    int count = sizes[i];
+    scatter<<<(count + 99) / 100, 100>>>(grid, n, count);
+    cudaMemcpy(&results[i], dout, sizeof(float), cudaMemcpyDeviceToHost);
+  }
+}
+// CHECK: hot-path-chunk-loop.cu:[[@LINE-4]]:{{[0-9]+}}: note: 100 threads per block{{.*}}[launch-block-size]
+// CHECK: note: off the hot path: in a loop over problem sizes or launch configurations (line [[@LINE-7]])
+
 int main() {
   const int n = 1 << 20, atomsCount = 1 << 16;
   float *grid, *d, *h = new float[4 * atomsCount];
@@ -75,5 +99,9 @@ int main() {
   chunksByOffset(d, h, atomsCount, grid, n);
   sizeSweep(d, h, grid, n);
   sizeSweepFixedOffset(d, h, 16, grid, n);
+  std::vector<float> v(4 * atomsCount);
+  float results[4];
+  vectorChunks(grid, n, v, atomsCount);
+  sizeSweepResults(d, d, grid, n, results);
   return 0;
 }
