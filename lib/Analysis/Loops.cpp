@@ -1377,48 +1377,110 @@ double loopWeightAround(const Stmt *S, ASTContext &Ctx, ValueTracker &VT) {
   return W;
 }
 
-const CallExpr *textParsedPerValue(const Stmt *Loop) {
-  auto IsTextInput = [](const CallExpr *Call) {
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-      if (Op->getOperator() != OO_GreaterGreater || Op->getNumArgs() != 2)
-        return false;
-      const CXXRecordDecl *RD = Op->getArg(0)->getType()->getAsCXXRecordDecl();
-      auto IsIstream = [](const CXXRecordDecl *B) {
-        return B->getIdentifier() && B->getName() == "basic_istream";
-      };
-      return RD && RD->hasDefinition() && (IsIstream(RD) || !RD->forallBases([&](const CXXRecordDecl *B) {
-                                                               return !IsIstream(B);
-                                                             }));
-    }
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier())
-      return false;
-    return llvm::StringSwitch<bool>(Callee->getName())
-        .Cases("fscanf", "scanf", "__isoc99_fscanf", "__isoc99_scanf", "getline", true)
-        .Default(false);
-  };
-  // Calls under a loop nested in S (Nested), and the functions of the file
-  // that S calls, one level deep.
-  std::function<const CallExpr *(const Stmt *, bool, unsigned)> Find =
-      [&](const Stmt *S, bool Nested, unsigned Depth) -> const CallExpr * {
-    if (!S || isa<LambdaExpr>(S))
+const VarDecl *bufferOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref))
+      E = UO->getSubExpr();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+             BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub))
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+             Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+      E = Op->getArg(0);
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E); MC && MC->getMethodDecl() &&
+                                                             MC->getMethodDecl()->getIdentifier() &&
+                                                             MC->getMethodDecl()->getName() == "data")
+      E = MC->getImplicitObjectArgument();
+    else
       return nullptr;
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      if (Nested && IsTextInput(Call))
-        return Call;
-      const FunctionDecl *Def = nullptr;
-      if (const FunctionDecl *Callee = Call->getDirectCallee();
-          Depth == 0 && Callee && Callee->hasBody(Def) && Def &&
-          Def->getASTContext().getSourceManager().isInMainFile(Def->getLocation()))
-        if (const CallExpr *In = Find(Def->getBody(), Nested, Depth + 1))
-          return In;
-    }
-    bool Inner = Nested || isLoop(S) || isa<CXXForRangeStmt>(S);
-    for (const Stmt *C : S->children())
-      if (const CallExpr *In = Find(C, Inner, Depth))
-        return In;
+  }
+  return nullptr;
+}
+
+namespace {
+/// Whether RD is, or derives from, std::basic_istream (In) or basic_ostream.
+bool isStream(const CXXRecordDecl *RD, bool In) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  StringRef Want = In ? "basic_istream" : "basic_ostream";
+  auto Is = [&](const CXXRecordDecl *B) { return B->getIdentifier() && B->getName() == Want; };
+  return Is(RD) || !RD->forallBases([&](const CXXRecordDecl *B) { return !Is(B); });
+}
+
+/// The buffer whose element a text input or output call reads or writes
+/// (`fscanf(f, "%f", &h[i])`, `in >> m[i]`, `fprintf(f, "%f ", c[i])`,
+/// `out << c[i]`), if it is one.
+const VarDecl *textElement(const CallExpr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getNumArgs() != 2)
+      return nullptr;
+    const CXXRecordDecl *RD = Op->getArg(0)->getType()->getAsCXXRecordDecl();
+    bool In = Op->getOperator() == OO_GreaterGreater, Out = Op->getOperator() == OO_LessLess;
+    if ((In && isStream(RD, true)) || (Out && isStream(RD, false)))
+      if (isa<ArraySubscriptExpr, CXXOperatorCallExpr>(Op->getArg(1)->IgnoreParenImpCasts()))
+        return bufferOf(Op->getArg(1));
     return nullptr;
-  };
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return nullptr;
+  unsigned First = llvm::StringSwitch<unsigned>(Callee->getName())
+                       .Cases("fscanf", "__isoc99_fscanf", "fprintf", 2)
+                       .Cases("scanf", "__isoc99_scanf", "printf", 1)
+                       .Default(0);
+  for (unsigned I = First; First && I < Call->getNumArgs(); ++I) {
+    const Expr *A = Call->getArg(I)->IgnoreParenImpCasts();
+    if (isa<ArraySubscriptExpr, CXXOperatorCallExpr>(A) ||
+        (isa<UnaryOperator>(A) && cast<UnaryOperator>(A)->getOpcode() == UO_AddrOf &&
+         isa<ArraySubscriptExpr, CXXOperatorCallExpr>(
+             cast<UnaryOperator>(A)->getSubExpr()->IgnoreParens())))
+      if (const VarDecl *B = bufferOf(A))
+        return B;
+  }
+  return nullptr;
+}
+} // namespace
+
+std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT) {
+  std::vector<TextElements> Out;
+  // Statements under a loop nested in S (Nested) that run whenever S does:
+  // not under an `if`, a `switch` or `?:`. Functions of the file that S
+  // calls, one level deep, with their parameters read as the arguments.
+  std::function<void(const Stmt *, bool, const CallExpr *)> Walk =
+      [&](const Stmt *S, bool Nested, const CallExpr *Via) {
+        if (!S || isa<LambdaExpr, IfStmt, SwitchStmt, ConditionalOperator>(S))
+          return;
+        // A few values (`for (k = 0; k < 3; ++k) fscanf(cfg, "%f", &p[k])`,
+        // the first elements printed) cost nothing.
+        if (std::optional<int64_t> Trips = isLoop(S) ? constantTripCount(S, VT) : std::nullopt;
+            Trips && *Trips < FewTextValues)
+          return;
+        if (const auto *Call = dyn_cast<CallExpr>(S)) {
+          if (const VarDecl *B = Nested ? textElement(Call) : nullptr) {
+            // A helper's parameter: the argument of the call in the loop.
+            if (const auto *P = dyn_cast<ParmVarDecl>(B); P && Via) {
+              unsigned Index = P->getFunctionScopeIndex();
+              B = Index < Via->getNumArgs() ? bufferOf(Via->getArg(Index)) : nullptr;
+            }
+            if (B && llvm::none_of(Out, [&](const TextElements &T) { return T.Buffer == B; }))
+              Out.push_back({B, Call});
+          }
+          const FunctionDecl *Def = nullptr;
+          if (const FunctionDecl *Callee = Call->getDirectCallee();
+              !Via && Callee && Callee->hasBody(Def) && Def &&
+              Def->getASTContext().getSourceManager().isInMainFile(Def->getLocation()))
+            Walk(Def->getBody(), Nested, Call);
+        }
+        bool Inner = Nested || isLoop(S) || isa<CXXForRangeStmt>(S);
+        for (const Stmt *C : S->children())
+          Walk(C, Inner, Via);
+      };
   const Stmt *Body = nullptr;
   if (const auto *F = dyn_cast<ForStmt>(Loop))
     Body = F->getBody();
@@ -1428,7 +1490,8 @@ const CallExpr *textParsedPerValue(const Stmt *Loop) {
     Body = D->getBody();
   else if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
     Body = R->getBody();
-  return Find(Body, false, 0);
+  Walk(Body, false, nullptr);
+  return Out;
 }
 
 } // namespace cuda_advisor::analysis

@@ -824,20 +824,58 @@ static std::string periodicReason(const std::optional<Periodic> &Per) {
          "traffic";
 }
 
-/// An iteration that reads its data as text, one value at a time: parsing
-/// costs tens of nanoseconds a number, more than copying the numbers or
-/// allocating their buffer once per iteration (a lab's loop over the test
-/// cases of an input file).
-std::string TransferInLoopCheck::parsesText(const Stmt *Loop) {
-  const CallExpr *Parse = analysis::textParsedPerValue(Loop);
-  if (!Parse)
+/// An iteration that reads or writes a buffer as text, one value at a time,
+/// spends tens of nanoseconds a number on it: more than copying that buffer
+/// to or from the GPU, or allocating and freeing its device twin, costs (a
+/// lab's loop over the test cases of an input file). Call is a copy of such
+/// a buffer, or the allocation or free of a device buffer that the loop
+/// copies to or from one.
+std::string TransferInLoopCheck::parsesText(const CallExpr *Call, const ApiInfo &Api,
+                                            const Stmt *Loop) {
+  std::vector<analysis::TextElements> Text = analysis::textBuffersPerValue(Loop, Ctx.facts().values());
+  if (Text.empty())
+    return {};
+  auto TextOf = [&](const Expr *E) -> const analysis::TextElements * {
+    const VarDecl *B = E ? analysis::bufferOf(E) : nullptr;
+    for (const analysis::TextElements &T : Text)
+      if (B && T.Buffer == B)
+        return &T;
+    return nullptr;
+  };
+  // The buffers a copy moves between.
+  auto Operands = [&](const CallExpr *C, const ApiInfo &A) -> std::pair<const Expr *, const Expr *> {
+    CopyOperands O = copyOperands(A.Name);
+    auto Arg = [&](std::optional<unsigned> I) { return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr; };
+    return {Arg(O.Dst), Arg(O.Src)};
+  };
+  const analysis::TextElements *Found = nullptr;
+  if (Api.Kind == ApiKind::Copy || Api.Kind == ApiKind::CopyAsync) {
+    auto [Dst, Src] = Operands(Call, Api);
+    Found = TextOf(Dst) ? TextOf(Dst) : TextOf(Src);
+  } else if ((isAllocation(Api.Kind) || Api.Kind == ApiKind::Free) && Call->getNumArgs() > 0) {
+    const VarDecl *Device = analysis::bufferOf(Call->getArg(0));
+    analysis::forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
+      std::optional<ApiInfo> A = classifyApiCall(C);
+      if (Found || !Device || !A || (A->Kind != ApiKind::Copy && A->Kind != ApiKind::CopyAsync))
+        return;
+      auto [Dst, Src] = Operands(C, *A);
+      if (Dst && Src && analysis::bufferOf(Dst) == Device)
+        Found = TextOf(Src);
+      else if (Dst && Src && analysis::bufferOf(Src) == Device)
+        Found = TextOf(Dst);
+    });
+  }
+  if (!Found)
     return {};
   const SourceManager &SM = Ctx.sourceManager();
-  std::string Name = "the input stream's >>";
-  if (const FunctionDecl *Callee = Parse->getDirectCallee(); Callee && !isa<CXXOperatorCallExpr>(Parse))
-    Name = Callee->getNameAsString();
-  return "each iteration parses its data as text, one value at a time (" + Name + " at line " +
-         std::to_string(SM.getExpansionLineNumber(Parse->getBeginLoc())) +
+  std::string How = "the input stream's >>";
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Found->Call))
+    How = Op->getOperator() == OO_LessLess ? "the output stream's <<" : How;
+  else if (const FunctionDecl *Callee = Found->Call->getDirectCallee())
+    How = Callee->getNameAsString();
+  return "each iteration reads or writes '" + Found->Buffer->getNameAsString() +
+         "' as text, one value at a time (" + How + " at line " +
+         std::to_string(SM.getExpansionLineNumber(Found->Call->getBeginLoc())) +
          "): tens of nanoseconds a number, more than this call costs";
 }
 
@@ -977,7 +1015,7 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     D.cold(Few);
   else if (std::string P = periodicReason(Per); !P.empty())
     D.cold(P);
-  else if (std::string T = parsesText(Loop); !T.empty())
+  else if (std::string T = parsesText(Call, Api, Loop); !T.empty())
     D.cold(T);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
@@ -1029,8 +1067,6 @@ void TransferInLoopCheck::reportIndirect(const CallExpr *Call, const FunctionDec
   auto D = diag(Call->getBeginLoc(), Msg);
   if (std::string P = periodicReason(Per); !P.empty())
     D.cold(P);
-  else if (std::string T = parsesText(Loop); !T.empty())
-    D.cold(T);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .note(R.ApiCall->getBeginLoc(), R.Api.Name + " called here")

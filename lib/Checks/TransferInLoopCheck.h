@@ -36,9 +36,10 @@ private:
   const std::vector<Reached> &transfersReachedFrom(const clang::FunctionDecl *FD,
                                                    unsigned Depth);
   bool allocatedInLoop(const clang::Expr *Freed, const clang::Stmt *Loop);
-  /// Why a transfer is cold in a loop whose iterations parse their data as
-  /// text one value at a time; empty otherwise.
-  std::string parsesText(const clang::Stmt *Loop);
+  /// Why a transfer is cold in a loop whose iterations read or write its
+  /// host buffer as text one value at a time; empty otherwise.
+  std::string parsesText(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
+                         const clang::Stmt *Loop);
   /// The copy's buffer (source or destination) that Loop allocates and
   /// frees in every iteration, if one is.
   const clang::Expr *iterationLocalBuffer(const clang::CallExpr *Call,

@@ -46,7 +46,7 @@ void testCases(FILE *in, FILE *out) {
   }
 }
 // COLD: transfer-in-loop-text-input.cu:[[@LINE-12]]:5: note: cudaMalloc allocates on every iteration
-// COLD: note: off the hot path: each iteration parses its data as text, one value at a time (fscanf at line [[@LINE-15]]): tens of nanoseconds a number, more than this call costs
+// COLD: note: off the hot path: each iteration reads or writes 'h' as text, one value at a time (fscanf at line [[@LINE-15]]): tens of nanoseconds a number, more than this call costs
 
 void readMatrix(std::ifstream &in, float *m, int n) {
   for (int i = 0; i < n; ++i)
@@ -65,7 +65,7 @@ void streamCases(std::ifstream &in, float *h, int n, int cases) {
   }
 }
 // COLD: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: note: cudaMalloc allocates on every iteration
-// COLD: note: off the hot path: each iteration parses its data as text, one value at a time (the input stream's >> at line [[@LINE-15]])
+// COLD: note: off the hot path: each iteration reads or writes 'h' as text, one value at a time (the input stream's >> at line [[@LINE-15]])
 
 // One count per iteration: the data are not parsed here.
 void oneCount(FILE *in, float *h, int n, int steps) {
@@ -112,6 +112,34 @@ void printsAndShifts(float *h, unsigned *bits, int n, int steps) {
 }
 // CHECK: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: warning: cudaMalloc allocates on every iteration
 
+// A few parameters parsed beside a binary frame.
+void binaryFrames(FILE *cfg, FILE *raw, float *h, int n) {
+  for (int frame = 0; frame < 1000; ++frame) {
+    float p[3];
+    for (int k = 0; k < 3; ++k)
+      fscanf(cfg, "%f", &p[k]);
+    fread(h, sizeof(float), n, raw);
+    float *tmp;
+    cudaMalloc(&tmp, n * sizeof(float));
+    cudaMemcpy(tmp, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    add<<<(n + 255) / 256, 256>>>(tmp, tmp, (int)p[0]);
+    cudaFree(tmp);
+  }
+}
+// CHECK: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: warning: cudaMalloc allocates on every iteration
+
+// Parsed on the first repetition only.
+void parsedOnce(FILE *in, float *h, float *d, int n) {
+  for (int rep = 0; rep < 1000; ++rep) {
+    if (rep == 0)
+      for (int i = 0; i < n; ++i)
+        fscanf(in, "%f", &h[i]);
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    add<<<(n + 255) / 256, 256>>>(d, d, n);
+  }
+}
+// CHECK: transfer-in-loop-text-input.cu:[[@LINE-4]]:5: warning: cudaMemcpy runs on every iteration
+
 int main() {
   FILE *in = fopen("in.txt", "r"), *out = fopen("out.txt", "w");
   std::ifstream s("in.txt");
@@ -123,6 +151,10 @@ int main() {
   oneCount(in, h, n, 100);
   parsedBefore(in, h, n, 100);
   printsAndShifts(h, bits, n, 100);
+  binaryFrames(in, in, h, n);
+  float *d;
+  cudaMalloc(&d, n * sizeof(float));
+  parsedOnce(in, h, d, n);
   return 0;
 }
-// CHECK: 3 findings in 1 file
+// CHECK: 5 findings in 1 file

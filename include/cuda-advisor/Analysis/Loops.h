@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -113,12 +114,27 @@ Invariance invarianceIn(const clang::Expr *E, const clang::Stmt *Loop, ValueTrac
 /// Whether S refers to V anywhere.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 
-/// A call in Loop's body that parses text one value at a time: `fscanf`,
-/// `scanf`, `std::getline` or an input stream's `>>` inside a loop nested in
-/// the body, directly or in a function of the file that the body calls
-/// (`readMatrix(fp, A, rows, cols)`). Such an iteration reads its data as
-/// text, tens of nanoseconds a number. nullptr when there is none.
-const clang::CallExpr *textParsedPerValue(const clang::Stmt *Loop);
+/// The variable an expression reaches a buffer through: `h` of `h`,
+/// `&h[i]`, `h + off`, `*h`, `v[i]` (operator[]) and `v.data()`.
+const clang::VarDecl *bufferOf(const clang::Expr *E);
+
+/// A host buffer that an iteration reads or writes as text one element at a
+/// time, and the first such call.
+struct TextElements {
+  const clang::VarDecl *Buffer;
+  const clang::CallExpr *Call;
+};
+
+/// The buffers of Loop's body read from text (`fscanf(f, "%f", &h[i])`, an
+/// input stream's `>> m[i]`) or written as text (`fprintf(f, "%f", c[i])`,
+/// `out << c[i]`) element by element: in a loop nested in the body that
+/// runs on every iteration (under no `if`, `switch` or `?:`), directly or
+/// in a function of the file that the body calls (its parameter read as
+/// the call's argument), a loop of a constant count below FewTextValues
+/// not counting. Such an iteration spends tens of nanoseconds a number on
+/// those buffers.
+std::vector<TextElements> textBuffersPerValue(const clang::Stmt *Loop, ValueTracker &VT);
+inline constexpr int64_t FewTextValues = 64;
 
 /// V decides whether Loop goes on: it is read by the loop's condition, or by
 /// an `if` in the body that leaves the loop or sets a variable that does
