@@ -56,6 +56,11 @@ static const RecordDecl *underlyingRecord(QualType QT) {
     return nullptr;
   if (const auto *RT = T->getAs<RecordType>())
     return RT->getDecl();
+  // A dependent use in a template never instantiated in the file
+  // (`template <class T> struct op : thrust::unary_function<T, T>`).
+  if (const auto *TS = T->getAs<TemplateSpecializationType>())
+    if (const auto *CT = dyn_cast_or_null<ClassTemplateDecl>(TS->getTemplateName().getAsTemplateDecl()))
+      return CT->getTemplatedDecl();
   return nullptr;
 }
 

@@ -43,6 +43,10 @@ struct cube : thrust::unary_function<float, float> { // Same API: no second note
 struct plus : thrust::binary_function<float, float, float> {
   __host__ __device__ float operator()(float a, float b) const { return a + b; }
 };
+// A template that the file never instantiates: the same API, no second note.
+template <class T> struct absdiff : thrust::unary_function<T, T> {
+  __host__ __device__ T operator()(T x) const { return x < 0 ? -x : x; }
+};
 struct halve {
   __host__ __device__ float operator()(float x) const { return x / 2; }
 };
