@@ -879,6 +879,26 @@ std::string TransferInLoopCheck::parsesText(const CallExpr *Call, const ApiInfo 
          "): tens of nanoseconds a number, more than this call costs";
 }
 
+/// An upload of another part of a host buffer on each iteration into a
+/// __constant__ symbol (`cudaMemcpyToSymbol(atoms, &host[start * 4], ...)`):
+/// constant memory (64 KiB) holds one chunk at a time, which the next launch
+/// reads, so the uploads can neither leave the loop nor overlap the kernel
+/// that reads the previous chunk.
+std::string TransferInLoopCheck::constantChunks(const CallExpr *Call, const ApiInfo &Api,
+                                                const Stmt *Loop) {
+  if (!StringRef(Api.Name).starts_with("cudaMemcpyToSymbol") || Call->getNumArgs() < 2)
+    return {};
+  const auto *Ref = dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreParenCasts());
+  const auto *Symbol = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Symbol || !Symbol->hasAttr<CUDAConstantAttr>() ||
+      invarianceIn(Call->getArg(1), Loop, Ctx.facts().values()) != Invariance::Varies)
+    return {};
+  return "each iteration uploads another part of the data into the __constant__ symbol '" +
+         Symbol->getNameAsString() +
+         "', which the next launch reads: constant memory holds one chunk at a time, so the "
+         "uploads can neither leave the loop nor overlap the kernel that reads the previous one";
+}
+
 void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
                                        ArrayRef<const Stmt *> Loops, const FunctionDecl *FD) {
   const Stmt *Loop = Loops.back();
@@ -1017,6 +1037,8 @@ void TransferInLoopCheck::reportDirect(const CallExpr *Call, const ApiInfo &Api,
     D.cold(P);
   else if (std::string T = parsesText(Call, Api, Loop); !T.empty())
     D.cold(T);
+  else if (std::string C = constantChunks(Call, Api, Loop); !C.empty())
+    D.cold(C);
   D.range(Call->getSourceRange())
       .note(Loop->getBeginLoc(), "inside this loop")
       .callSite(Call->getBeginLoc())

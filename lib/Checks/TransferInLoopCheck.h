@@ -40,6 +40,10 @@ private:
   /// host buffer as text one value at a time; empty otherwise.
   std::string parsesText(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
                          const clang::Stmt *Loop);
+  /// Why a chunk uploaded into a __constant__ symbol on each iteration is
+  /// cold; empty otherwise.
+  std::string constantChunks(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
+                             const clang::Stmt *Loop);
   /// The copy's buffer (source or destination) that Loop allocates and
   /// frees in every iteration, if one is.
   const clang::Expr *iterationLocalBuffer(const clang::CallExpr *Call,
