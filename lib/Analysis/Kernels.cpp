@@ -8,11 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
-#include "clang/AST/StmtCXX.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <functional>
 
 using namespace clang;
 
@@ -108,83 +104,6 @@ std::optional<LaunchSite> getLaunchSite(const CallExpr *Call) {
   S.SharedMem = explicitArg(Call, 4);
   S.Stream = explicitArg(Call, 5);
   return S;
-}
-
-std::vector<DispatchedVersion> dispatchedVersions(const Stmt *Body, ASTContext &AST) {
-  struct Arm {
-    const Stmt *Branch;
-    unsigned Index;
-  };
-  struct Launch {
-    LaunchSite Site;
-    std::string Arguments;
-    std::vector<Arm> Arms;
-  };
-  const SourceManager &SM = AST.getSourceManager();
-  std::vector<Launch> Launches;
-  std::vector<Arm> Arms;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    auto Under = [&](const Stmt *Branch, unsigned Index, const Stmt *Child) {
-      Arms.push_back({Branch, Index});
-      Walk(Child);
-      Arms.pop_back();
-    };
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      Walk(If->getCond());
-      Under(If, 0, If->getThen());
-      Under(If, 1, If->getElse());
-      return;
-    }
-    if (const auto *Switch = dyn_cast<SwitchStmt>(S); Switch && isa_and_nonnull<CompoundStmt>(Switch->getBody())) {
-      Walk(Switch->getCond());
-      // The statements after a case label, up to the next, are its arm.
-      unsigned Index = 0;
-      for (const Stmt *C : cast<CompoundStmt>(Switch->getBody())->body()) {
-        if (isa<SwitchCase>(C))
-          ++Index;
-        Under(Switch, Index, C);
-      }
-      return;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (std::optional<LaunchSite> L = getLaunchSite(Call); L && L->Kernel && L->TripleChevron) {
-        std::string Text;
-        for (const Expr *A : Call->arguments()) {
-          StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(A->getSourceRange()), SM,
-                                             AST.getLangOpts());
-          for (char Ch : T)
-            if (!isspace(static_cast<unsigned char>(Ch)))
-              Text += Ch;
-          Text += ',';
-        }
-        if (Call->getNumArgs() > 0)
-          Launches.push_back({*L, Text, Arms});
-      }
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(Body);
-  std::vector<DispatchedVersion> Out;
-  for (const Launch &A : Launches) {
-    DispatchedVersion V{A.Site.Call, A.Site.Kernel->getCanonicalDecl(), nullptr, {}};
-    for (const Launch &B : Launches) {
-      const FunctionDecl *K = B.Site.Kernel->getCanonicalDecl();
-      if (K == V.Kernel || B.Arguments != A.Arguments || llvm::is_contained(V.Siblings, K))
-        continue;
-      // A branch above both, with each in another arm of it.
-      for (const Arm &X : A.Arms)
-        if (llvm::any_of(B.Arms, [&](const Arm &Y) { return Y.Branch == X.Branch && Y.Index != X.Index; })) {
-          V.Siblings.push_back(K);
-          V.Branch = V.Branch ? V.Branch : X.Branch;
-          break;
-        }
-    }
-    if (!V.Siblings.empty())
-      Out.push_back(std::move(V));
-  }
-  return Out;
 }
 
 } // namespace cuda_advisor::analysis

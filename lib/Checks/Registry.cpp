@@ -2,7 +2,6 @@
 #include "cuda-advisor/Checks/Registry.h"
 #include "cuda-advisor/Checks/Check.h"
 #include "cuda-advisor/Analysis/CudaApi.h"
-#include "cuda-advisor/Analysis/Kernels.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -11,7 +10,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -74,93 +72,9 @@ public:
       else
         dropFindingsInBrokenFunctions(AST, Ctx, Start);
     }
-    demoteComparedVersions(AST, Ctx, Start);
   }
 
 private:
-  /// Versions of one computation that a branch chooses between, launched
-  /// with the same arguments (a benchmark's naive, tiled and optimized
-  /// kernels): a finding of one version that another version does not have
-  /// is the baseline of the comparison, which the file's own better version
-  /// already fixes. Off the hot path, naming that version.
-  void demoteComparedVersions(ASTContext &AST, CheckContext &Ctx, size_t Start) {
-    if (Sink.size() == Start)
-      return;
-    struct Functions : RecursiveASTVisitor<Functions> {
-      std::vector<const FunctionDecl *> Defs;
-      bool shouldVisitTemplateInstantiations() const { return false; }
-      bool VisitFunctionDecl(FunctionDecl *FD) {
-        if (FD->doesThisDeclarationHaveABody() && !analysis::isDeviceOnly(FD))
-          Defs.push_back(FD);
-        return true;
-      }
-    } All;
-    for (Decl *D : AST.getTraversalScope())
-      All.TraverseDecl(D);
-    std::vector<analysis::DispatchedVersion> Versions;
-    for (const FunctionDecl *FD : All.Defs)
-      llvm::append_range(Versions, analysis::dispatchedVersions(FD->getBody(), AST));
-    if (Versions.empty())
-      return;
-    const SourceManager &SM = AST.getSourceManager();
-    using Span = std::pair<cuda_advisor::SourceLocation, cuda_advisor::SourceLocation>;
-    auto SpanOf = [&](clang::SourceRange R) -> std::optional<Span> {
-      cuda_advisor::SourceLocation B = Ctx.toLocation(SM.getExpansionLoc(R.getBegin()));
-      cuda_advisor::SourceLocation E = Ctx.toLocation(SM.getExpansionRange(R.getEnd()).getEnd());
-      if (!B.isValid() || !E.isValid() || B.File != E.File)
-        return std::nullopt;
-      return Span{B, E};
-    };
-    // Where each version's findings are: its definition and its launches.
-    llvm::DenseMap<const FunctionDecl *, std::vector<Span>> Places;
-    llvm::SmallPtrSet<const FunctionDecl *, 8> Defined;
-    for (const analysis::DispatchedVersion &V : Versions) {
-      if (std::optional<Span> L = SpanOf(V.Launch->getSourceRange()))
-        Places[V.Kernel].push_back(*L);
-      for (const FunctionDecl *K : llvm::concat<const FunctionDecl *const>(
-               llvm::ArrayRef(V.Kernel), llvm::ArrayRef(V.Siblings)))
-        if (const FunctionDecl *Def = K->getDefinition(); Def && Defined.insert(K).second)
-          if (std::optional<Span> D = SpanOf(Def->getSourceRange()))
-            Places[K].push_back(*D);
-    }
-    auto VersionOf = [&](const Finding &F) -> const FunctionDecl * {
-      for (const auto &[K, Spans] : Places)
-        for (const Span &S : Spans)
-          if (F.Loc.File == S.first.File && F.Loc.Offset >= S.first.Offset &&
-              F.Loc.Offset <= S.second.Offset)
-            return K;
-      return nullptr;
-    };
-    llvm::DenseMap<const FunctionDecl *, llvm::StringSet<>> Checks;
-    for (size_t I = Start; I < Sink.size(); ++I)
-      if (const FunctionDecl *K = VersionOf(Sink[I]))
-        Checks[K].insert(Sink[I].CheckId);
-    for (size_t I = Start; I < Sink.size(); ++I) {
-      Finding &F = Sink[I];
-      const FunctionDecl *K = F.Prio == Priority::Cold ? nullptr : VersionOf(F);
-      const analysis::DispatchedVersion *V = nullptr;
-      for (const analysis::DispatchedVersion &X : Versions)
-        if (K && X.Kernel == K)
-          V = &X;
-      if (!V)
-        continue;
-      for (const FunctionDecl *Other : V->Siblings) {
-        // Only a version whose code the file has can show it does without.
-        if (!Defined.count(Other) || Checks[Other].count(F.CheckId))
-          continue;
-        F.Prio = Priority::Cold;
-        F.PriorityReason =
-            "'" + K->getNameAsString() + "' is one of the versions of a computation that the " +
-            "branch at line " + std::to_string(SM.getExpansionLineNumber(V->Branch->getBeginLoc())) +
-            " chooses between (launched with the same arguments), and another, '" +
-            Other->getNameAsString() + "' (line " +
-            std::to_string(SM.getExpansionLineNumber(Other->getDefinition()->getLocation())) +
-            "), does without this: a baseline the file already improves on";
-        break;
-      }
-    }
-  }
-
   /// Matchers only walk declarations outside system and CUDA headers (the
   /// CUDA headers alone hold tens of thousands of declarations), and those
   /// of the system headers --header-filter matches.

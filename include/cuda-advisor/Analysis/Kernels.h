@@ -11,7 +11,6 @@ class ASTContext;
 class CallExpr;
 class Expr;
 class FunctionDecl;
-class Stmt;
 } // namespace clang
 
 namespace cuda_advisor::analysis {
@@ -42,19 +41,6 @@ struct LaunchSite {
 };
 
 std::optional<LaunchSite> getLaunchSite(const clang::CallExpr *Call);
-
-/// A launch of one of several kernels that a branch of Body chooses between
-/// (the arms of an if/else chain or the cases of a switch), each launched
-/// with the same arguments, spelled alike: versions of one computation that
-/// a benchmark compares (`switch (variant) { case NAIVE: naive<<<g, b>>>(in,
-/// out, n); break; case TILED: tiled<<<g, b>>>(in, out, n); ... }`).
-struct DispatchedVersion {
-  const clang::CallExpr *Launch;
-  const clang::FunctionDecl *Kernel;                ///< Canonical declaration.
-  const clang::Stmt *Branch;                        ///< The if or switch.
-  std::vector<const clang::FunctionDecl *> Siblings; ///< The other versions.
-};
-std::vector<DispatchedVersion> dispatchedVersions(const clang::Stmt *Body, clang::ASTContext &AST);
 
 } // namespace cuda_advisor::analysis
 
