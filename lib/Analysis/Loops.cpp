@@ -1393,6 +1393,8 @@ const VarDecl *bufferOf(const Expr *E) {
     else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
              Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
       E = Op->getArg(0);
+    else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+      E = ME->getBase(); // `h[i].x`: the element's field.
     else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E); MC && MC->getMethodDecl() &&
                                                              MC->getMethodDecl()->getIdentifier() &&
                                                              MC->getMethodDecl()->getName() == "data")
@@ -1413,42 +1415,55 @@ bool isStream(const CXXRecordDecl *RD, bool In) {
   return Is(RD) || !RD->forallBases([&](const CXXRecordDecl *B) { return !Is(B); });
 }
 
-/// The buffer whose element a text input or output call reads or writes
-/// (`fscanf(f, "%f", &h[i])`, `in >> m[i]`, `fprintf(f, "%f ", c[i])`,
-/// `out << c[i]`), if it is one.
-const VarDecl *textElement(const CallExpr *Call) {
+/// What a text input call parses into (`fscanf(f, "%f", &h[i])`,
+/// `fscanf(f, "%f", &x)`, `in >> m[i]`, `in >> x`): the expressions it writes.
+std::vector<const Expr *> textInputTargets(const CallExpr *Call) {
+  std::vector<const Expr *> Out;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-    if (Op->getNumArgs() != 2)
-      return nullptr;
-    const CXXRecordDecl *RD = Op->getArg(0)->getType()->getAsCXXRecordDecl();
-    bool In = Op->getOperator() == OO_GreaterGreater, Out = Op->getOperator() == OO_LessLess;
-    if ((In && isStream(RD, true)) || (Out && isStream(RD, false)))
-      if (isa<ArraySubscriptExpr, CXXOperatorCallExpr>(Op->getArg(1)->IgnoreParenImpCasts()))
-        return bufferOf(Op->getArg(1));
-    return nullptr;
+    if (Op->getOperator() == OO_GreaterGreater && Op->getNumArgs() == 2 &&
+        isStream(Op->getArg(0)->getType()->getAsCXXRecordDecl(), /*In=*/true))
+      Out.push_back(Op->getArg(1));
+    return Out;
   }
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Callee->getIdentifier())
-    return nullptr;
+    return Out;
   unsigned First = llvm::StringSwitch<unsigned>(Callee->getName())
-                       .Cases("fscanf", "__isoc99_fscanf", "fprintf", 2)
-                       .Cases("scanf", "__isoc99_scanf", "printf", 1)
+                       .Cases("fscanf", "__isoc99_fscanf", "sscanf", "__isoc99_sscanf", 2)
+                       .Cases("scanf", "__isoc99_scanf", 1)
                        .Default(0);
-  for (unsigned I = First; First && I < Call->getNumArgs(); ++I) {
-    const Expr *A = Call->getArg(I)->IgnoreParenImpCasts();
-    if (isa<ArraySubscriptExpr, CXXOperatorCallExpr>(A) ||
-        (isa<UnaryOperator>(A) && cast<UnaryOperator>(A)->getOpcode() == UO_AddrOf &&
-         isa<ArraySubscriptExpr, CXXOperatorCallExpr>(
-             cast<UnaryOperator>(A)->getSubExpr()->IgnoreParens())))
-      if (const VarDecl *B = bufferOf(A))
-        return B;
-  }
-  return nullptr;
+  for (unsigned I = First; First && I < Call->getNumArgs(); ++I)
+    Out.push_back(Call->getArg(I));
+  return Out;
+}
+
+/// A conversion of text to a number: `std::stof(line)`, `atof(tok)`.
+bool isTextConversion(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee && Callee->getIdentifier() &&
+         llvm::StringSwitch<bool>(Callee->getName())
+             .Cases("stof", "stod", "stoi", "stol", "stoll", "stold", true)
+             .Cases("atof", "atoi", "atol", "strtof", "strtod", "strtol", "strtoul", true)
+             .Default(false);
 }
 } // namespace
 
 std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT) {
   std::vector<TextElements> Out;
+  auto Add = [&](const VarDecl *B, const CallExpr *Call) {
+    if (B && llvm::none_of(Out, [&](const TextElements &T) { return T.Buffer == B; }))
+      Out.push_back({B, Call});
+  };
+  // A number parsed into a scalar, then stored into a buffer's element or
+  // appended to it (`fscanf(f, "%f", &x); v.push_back(x);`, `while (ss >> x)
+  // h[n++] = x;`, `h[i] = std::stof(line);`).
+  llvm::DenseMap<const VarDecl *, const CallExpr *> Scalars;
+  struct Store {
+    const VarDecl *Buffer;
+    const Expr *Value;
+  };
+  std::vector<Store> Stores;
+  std::vector<const CallExpr *> Conversions;
   // Statements under a loop nested in S (Nested) that run whenever S does:
   // not under an `if`, a `switch` or `?:`. Functions of the file that S
   // calls, one level deep, with their parameters read as the arguments.
@@ -1456,27 +1471,50 @@ std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT
       [&](const Stmt *S, bool Nested, const CallExpr *Via) {
         if (!S || isa<LambdaExpr, IfStmt, SwitchStmt, ConditionalOperator>(S))
           return;
-        // A few values (`for (k = 0; k < 3; ++k) fscanf(cfg, "%f", &p[k])`,
-        // the first elements printed) cost nothing.
+        // A few values (`for (k = 0; k < 3; ++k) fscanf(cfg, "%f", &p[k])`)
+        // cost nothing.
         if (std::optional<int64_t> Trips = isLoop(S) ? constantTripCount(S, VT) : std::nullopt;
             Trips && *Trips < FewTextValues)
           return;
-        if (const auto *Call = dyn_cast<CallExpr>(S)) {
-          if (const VarDecl *B = Nested ? textElement(Call) : nullptr) {
-            // A helper's parameter: the argument of the call in the loop.
-            if (const auto *P = dyn_cast<ParmVarDecl>(B); P && Via) {
-              unsigned Index = P->getFunctionScopeIndex();
-              B = Index < Via->getNumArgs() ? bufferOf(Via->getArg(Index)) : nullptr;
-            }
-            if (B && llvm::none_of(Out, [&](const TextElements &T) { return T.Buffer == B; }))
-              Out.push_back({B, Call});
+        auto Resolve = [&](const VarDecl *B) -> const VarDecl * {
+          // A helper's parameter: the argument of the call in the loop.
+          if (const auto *P = dyn_cast_or_null<ParmVarDecl>(B); P && Via) {
+            unsigned Index = P->getFunctionScopeIndex();
+            return Index < Via->getNumArgs() ? bufferOf(Via->getArg(Index)) : nullptr;
           }
+          return B;
+        };
+        if (const auto *Call = dyn_cast<CallExpr>(S)) {
+          for (const Expr *T : Nested ? textInputTargets(Call) : std::vector<const Expr *>()) {
+            const Expr *E = T->IgnoreParenImpCasts();
+            if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+              E = UO->getSubExpr()->IgnoreParenImpCasts();
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+              if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+                  VD && VD->getType()->isArithmeticType())
+                Scalars.try_emplace(VD, Call);
+            } else if (isa<ArraySubscriptExpr, CXXOperatorCallExpr, MemberExpr>(E)) {
+              Add(Resolve(bufferOf(E)), Call);
+            }
+          }
+          if (Nested && isTextConversion(Call))
+            Conversions.push_back(Call);
+          // `v.push_back(x)`, `v.emplace_back(x)`.
+          if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+              Nested && MC && MC->getNumArgs() == 1 && MC->getMethodDecl() &&
+              MC->getMethodDecl()->getIdentifier() &&
+              (MC->getMethodDecl()->getName() == "push_back" ||
+               MC->getMethodDecl()->getName() == "emplace_back"))
+            Stores.push_back({Resolve(bufferOf(MC->getImplicitObjectArgument())), MC->getArg(0)});
           const FunctionDecl *Def = nullptr;
           if (const FunctionDecl *Callee = Call->getDirectCallee();
               !Via && Callee && Callee->hasBody(Def) && Def &&
               Def->getASTContext().getSourceManager().isInMainFile(Def->getLocation()))
             Walk(Def->getBody(), Nested, Call);
         }
+        if (const auto *BO = dyn_cast<BinaryOperator>(S); Nested && BO && BO->getOpcode() == BO_Assign)
+          if (isa<ArraySubscriptExpr, CXXOperatorCallExpr, MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+            Stores.push_back({Resolve(bufferOf(BO->getLHS())), BO->getRHS()});
         bool Inner = Nested || isLoop(S) || isa<CXXForRangeStmt>(S);
         for (const Stmt *C : S->children())
           Walk(C, Inner, Via);
@@ -1491,6 +1529,20 @@ std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT
   else if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
     Body = R->getBody();
   Walk(Body, false, nullptr);
+  for (const Store &St : Stores) {
+    if (!St.Buffer || !St.Value)
+      continue;
+    for (const auto &[VD, Call] : Scalars)
+      if (mentions(St.Value, VD)) {
+        Add(St.Buffer, Call);
+        break;
+      }
+    for (const CallExpr *C : Conversions)
+      if (St.Value->getSourceRange().fullyContains(C->getSourceRange())) {
+        Add(St.Buffer, C);
+        break;
+      }
+  }
   return Out;
 }
 

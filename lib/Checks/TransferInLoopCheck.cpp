@@ -824,12 +824,13 @@ static std::string periodicReason(const std::optional<Periodic> &Per) {
          "traffic";
 }
 
-/// An iteration that reads or writes a buffer as text, one value at a time,
+/// An iteration that reads a buffer's data as text, one value at a time,
 /// spends tens of nanoseconds a number on it: more than copying that buffer
 /// to or from the GPU, or allocating and freeing its device twin, costs (a
 /// lab's loop over the test cases of an input file). Call is a copy of such
 /// a buffer, or the allocation or free of a device buffer that the loop
-/// copies to or from one.
+/// copies to or from one. Printing is left out: it is usually a debug
+/// switch (`for (i = 0; verbose && i < n; ++i) printf(...)`).
 std::string TransferInLoopCheck::parsesText(const CallExpr *Call, const ApiInfo &Api,
                                             const Stmt *Loop) {
   std::vector<analysis::TextElements> Text = analysis::textBuffersPerValue(Loop, Ctx.facts().values());
@@ -869,11 +870,10 @@ std::string TransferInLoopCheck::parsesText(const CallExpr *Call, const ApiInfo 
     return {};
   const SourceManager &SM = Ctx.sourceManager();
   std::string How = "the input stream's >>";
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Found->Call))
-    How = Op->getOperator() == OO_LessLess ? "the output stream's <<" : How;
-  else if (const FunctionDecl *Callee = Found->Call->getDirectCallee())
+  if (const FunctionDecl *Callee = Found->Call->getDirectCallee();
+      Callee && !isa<CXXOperatorCallExpr>(Found->Call))
     How = Callee->getNameAsString();
-  return "each iteration reads or writes '" + Found->Buffer->getNameAsString() +
+  return "each iteration reads '" + Found->Buffer->getNameAsString() +
          "' as text, one value at a time (" + How + " at line " +
          std::to_string(SM.getExpansionLineNumber(Found->Call->getBeginLoc())) +
          "): tens of nanoseconds a number, more than this call costs";

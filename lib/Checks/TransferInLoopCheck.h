@@ -36,8 +36,8 @@ private:
   const std::vector<Reached> &transfersReachedFrom(const clang::FunctionDecl *FD,
                                                    unsigned Depth);
   bool allocatedInLoop(const clang::Expr *Freed, const clang::Stmt *Loop);
-  /// Why a transfer is cold in a loop whose iterations read or write its
-  /// host buffer as text one value at a time; empty otherwise.
+  /// Why a transfer is cold in a loop whose iterations read its host
+  /// buffer's data as text one value at a time; empty otherwise.
   std::string parsesText(const clang::CallExpr *Call, const analysis::ApiInfo &Api,
                          const clang::Stmt *Loop);
   /// Why a chunk uploaded into a __constant__ symbol on each iteration is

@@ -1,11 +1,15 @@
-// A loop whose iterations read their data as text, one value at a time (a
-// lab's loop over the test cases of an input file: fscanf or an input
-// stream's >> in a loop nested in the body, directly or in a helper of the
-// file), spends tens of nanoseconds a number parsing: the allocation and
-// the copies of each iteration cost less. Their findings are notes off the
-// hot path. Look-alikes keep the warning: a loop reading one count per
-// iteration, data parsed before the loop, a nested loop that prints, and
-// a nested loop that shifts bits with >>.
+// A loop whose iterations read a buffer's data as text, one value at a
+// time (a lab's loop over the test cases of an input file: fscanf or an
+// input stream's >> into its elements in a loop nested in the body, directly
+// or in a helper of the file, or a number parsed into a scalar and then
+// stored into the buffer or appended to it), spends tens of nanoseconds a
+// number on it: the copies of that buffer and the allocation of its device
+// twin cost less. Their findings are notes off the hot path. Look-alikes
+// keep the warning: a loop reading one count per iteration, data parsed
+// before the loop, a nested loop that prints (printing is usually a debug
+// switch: the whole buffer under a flag), a nested bit shift with >>, a few
+// parameters parsed beside a binary buffer, and parsing on the first
+// iteration only.
 // RUN: %expect-exit 1 %cuda-advisor --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
 // RUN:   2>&1 | FileCheck %s --implicit-check-not='warning:'
 // RUN: %expect-exit 1 %cuda-advisor --show-cold --checks='-*,transfer-in-loop' %s -- -x cuda -std=c++17 \
@@ -16,6 +20,8 @@
 #include <fstream>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string>
+#include <vector>
 
 __global__ void add(const float *a, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -46,7 +52,7 @@ void testCases(FILE *in, FILE *out) {
   }
 }
 // COLD: transfer-in-loop-text-input.cu:[[@LINE-12]]:5: note: cudaMalloc allocates on every iteration
-// COLD: note: off the hot path: each iteration reads or writes 'h' as text, one value at a time (fscanf at line [[@LINE-15]]): tens of nanoseconds a number, more than this call costs
+// COLD: note: off the hot path: each iteration reads 'h' as text, one value at a time (fscanf at line [[@LINE-15]]): tens of nanoseconds a number, more than this call costs
 
 void readMatrix(std::ifstream &in, float *m, int n) {
   for (int i = 0; i < n; ++i)
@@ -65,7 +71,7 @@ void streamCases(std::ifstream &in, float *h, int n, int cases) {
   }
 }
 // COLD: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: note: cudaMalloc allocates on every iteration
-// COLD: note: off the hot path: each iteration reads or writes 'h' as text, one value at a time (the input stream's >> at line [[@LINE-15]])
+// COLD: note: off the hot path: each iteration reads 'h' as text, one value at a time (the input stream's >> at line [[@LINE-15]])
 
 // One count per iteration: the data are not parsed here.
 void oneCount(FILE *in, float *h, int n, int steps) {
@@ -140,6 +146,54 @@ void parsedOnce(FILE *in, float *h, float *d, int n) {
 }
 // CHECK: transfer-in-loop-text-input.cu:[[@LINE-4]]:5: warning: cudaMemcpy runs on every iteration
 
+// Parsed into a scalar, then appended; and a line converted with stof.
+void pushBack(FILE *in, int cases) {
+  for (int t = 0; t < cases; ++t) {
+    int n;
+    fscanf(in, "%d", &n);
+    std::vector<float> v;
+    for (int i = 0; i < n; ++i) {
+      float x;
+      fscanf(in, "%f", &x);
+      v.push_back(x);
+    }
+    float *d;
+    cudaMalloc(&d, n * sizeof(float));
+    cudaMemcpy(d, v.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    add<<<(n + 255) / 256, 256>>>(d, d, n);
+    cudaFree(d);
+  }
+}
+// COLD: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: note: cudaMalloc allocates on every iteration
+// COLD: note: off the hot path: each iteration reads 'v' as text, one value at a time (fscanf at line [[@LINE-11]])
+void lines(std::ifstream &in, float *h, int n, int cases) {
+  for (int t = 0; t < cases; ++t) {
+    std::string line;
+    for (int i = 0; i < n && std::getline(in, line); ++i)
+      h[i] = std::stof(line);
+    float *d;
+    cudaMalloc(&d, n * sizeof(float));
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    add<<<(n + 255) / 256, 256>>>(d, d, n);
+    cudaFree(d);
+  }
+}
+// COLD: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: note: cudaMalloc allocates on every iteration
+// COLD: note: off the hot path: each iteration reads 'h' as text, one value at a time (stof at line [[@LINE-9]])
+
+// The whole buffer printed under a debug flag.
+void verbosePrint(float *h, float *d, int n, int steps, bool verbose) {
+  for (int s = 0; s < steps; ++s) {
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    add<<<(n + 255) / 256, 256>>>(d, d, n);
+    cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; verbose && i < n; ++i)
+      printf("%f\n", h[i]);
+  }
+}
+// CHECK: transfer-in-loop-text-input.cu:[[@LINE-7]]:5: warning: cudaMemcpy runs on every iteration
+// CHECK: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: warning: cudaMemcpy runs on every iteration
+
 int main() {
   FILE *in = fopen("in.txt", "r"), *out = fopen("out.txt", "w");
   std::ifstream s("in.txt");
@@ -155,6 +209,9 @@ int main() {
   float *d;
   cudaMalloc(&d, n * sizeof(float));
   parsedOnce(in, h, d, n);
+  pushBack(in, 10);
+  lines(s, h, n, 10);
+  verbosePrint(h, d, n, 100, false);
   return 0;
 }
-// CHECK: 5 findings in 1 file
+// CHECK: 7 findings in 1 file

@@ -118,20 +118,22 @@ bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 /// `&h[i]`, `h + off`, `*h`, `v[i]` (operator[]) and `v.data()`.
 const clang::VarDecl *bufferOf(const clang::Expr *E);
 
-/// A host buffer that an iteration reads or writes as text one element at a
+/// A host buffer whose data an iteration reads as text one value at a
 /// time, and the first such call.
 struct TextElements {
   const clang::VarDecl *Buffer;
   const clang::CallExpr *Call;
 };
 
-/// The buffers of Loop's body read from text (`fscanf(f, "%f", &h[i])`, an
-/// input stream's `>> m[i]`) or written as text (`fprintf(f, "%f", c[i])`,
-/// `out << c[i]`) element by element: in a loop nested in the body that
-/// runs on every iteration (under no `if`, `switch` or `?:`), directly or
-/// in a function of the file that the body calls (its parameter read as
-/// the call's argument), a loop of a constant count below FewTextValues
-/// not counting. Such an iteration spends tens of nanoseconds a number on
+/// The buffers of Loop's body whose data are parsed from text element by
+/// element (`fscanf(f, "%f", &h[i])`, an input stream's `>> m[i]` or
+/// `>> p[i].x`, or a number parsed into a scalar that is then stored into
+/// the buffer or appended to it: `fscanf(f, "%f", &x); v.push_back(x);`,
+/// `h[i] = std::stof(line);`), in a loop nested in the body that runs on
+/// every iteration (under no `if`, `switch` or `?:`), directly or in a
+/// function of the file that the body calls (its parameter read as the
+/// call's argument); a loop of a constant count below FewTextValues does
+/// not count. Such an iteration spends tens of nanoseconds a number on
 /// those buffers.
 std::vector<TextElements> textBuffersPerValue(const clang::Stmt *Loop, ValueTracker &VT);
 inline constexpr int64_t FewTextValues = 64;
