@@ -1519,16 +1519,7 @@ std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT
         for (const Stmt *C : S->children())
           Walk(C, Inner, Via);
       };
-  const Stmt *Body = nullptr;
-  if (const auto *F = dyn_cast<ForStmt>(Loop))
-    Body = F->getBody();
-  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    Body = W->getBody();
-  else if (const auto *D = dyn_cast<DoStmt>(Loop))
-    Body = D->getBody();
-  else if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
-    Body = R->getBody();
-  Walk(Body, false, nullptr);
+  Walk(loopBody(Loop), false, nullptr);
   for (const Store &St : Stores) {
     if (!St.Buffer || !St.Value)
       continue;
