@@ -1,5 +1,6 @@
 //===- Loops.cpp - Loop nesting of calls and loop invariance ---------------===//
 #include "cuda-advisor/Analysis/Loops.h"
+#include "cuda-advisor/Analysis/CudaApi.h"
 #include "cuda-advisor/Analysis/Values.h"
 
 #include "clang/AST/ASTContext.h"
@@ -1447,6 +1448,31 @@ bool isTextConversion(const CallExpr *Call) {
              .Default(false);
 }
 } // namespace
+
+const TextElements *textCopiedWith(const VarDecl *Device, const Stmt *Loop,
+                                   llvm::ArrayRef<TextElements> Text) {
+  const TextElements *Found = nullptr;
+  auto TextOf = [&](const Expr *E) -> const TextElements * {
+    const VarDecl *B = E ? bufferOf(E) : nullptr;
+    for (const TextElements &T : Text)
+      if (B && T.Buffer == B)
+        return &T;
+    return nullptr;
+  };
+  forEachCallInLoops(Loop, [&](const CallExpr *C, llvm::ArrayRef<const Stmt *>) {
+    std::optional<ApiInfo> A = classifyApiCall(C);
+    if (Found || !Device || !A || (A->Kind != ApiKind::Copy && A->Kind != ApiKind::CopyAsync))
+      return;
+    CopyOperands O = copyOperands(A->Name);
+    auto Arg = [&](std::optional<unsigned> I) { return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr; };
+    const Expr *Dst = Arg(O.Dst), *Src = Arg(O.Src);
+    if (Dst && Src && bufferOf(Dst) == Device)
+      Found = TextOf(Src);
+    else if (Dst && Src && bufferOf(Src) == Device)
+      Found = TextOf(Dst);
+  });
+  return Found;
+}
 
 std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT) {
   std::vector<TextElements> Out;

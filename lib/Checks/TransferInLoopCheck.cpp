@@ -854,17 +854,7 @@ std::string TransferInLoopCheck::parsesText(const CallExpr *Call, const ApiInfo 
     auto [Dst, Src] = Operands(Call, Api);
     Found = TextOf(Dst) ? TextOf(Dst) : TextOf(Src);
   } else if ((isAllocation(Api.Kind) || Api.Kind == ApiKind::Free) && Call->getNumArgs() > 0) {
-    const VarDecl *Device = analysis::bufferOf(Call->getArg(0));
-    analysis::forEachCallInLoops(Loop, [&](const CallExpr *C, ArrayRef<const Stmt *>) {
-      std::optional<ApiInfo> A = classifyApiCall(C);
-      if (Found || !Device || !A || (A->Kind != ApiKind::Copy && A->Kind != ApiKind::CopyAsync))
-        return;
-      auto [Dst, Src] = Operands(C, *A);
-      if (Dst && Src && analysis::bufferOf(Dst) == Device)
-        Found = TextOf(Src);
-      else if (Dst && Src && analysis::bufferOf(Src) == Device)
-        Found = TextOf(Dst);
-    });
+    Found = analysis::textCopiedWith(analysis::bufferOf(Call->getArg(0)), Loop, Text);
   }
   if (!Found)
     return {};

@@ -138,6 +138,11 @@ struct TextElements {
 std::vector<TextElements> textBuffersPerValue(const clang::Stmt *Loop, ValueTracker &VT);
 inline constexpr int64_t FewTextValues = 64;
 
+/// The text buffer of Text that Loop copies to or from the device buffer
+/// Device (`cudaMemcpy(d_A, h_A, ...)` with h_A parsed from text), if any.
+const TextElements *textCopiedWith(const clang::VarDecl *Device, const clang::Stmt *Loop,
+                                   llvm::ArrayRef<TextElements> Text);
+
 /// V decides whether Loop goes on: it is read by the loop's condition, or by
 /// an `if` in the body that leaves the loop or sets a variable that does
 /// (`if (changes == 0) finished = true;` with `while (!finished)`).
