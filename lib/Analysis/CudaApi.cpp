@@ -95,6 +95,10 @@ bool isTransferOrAllocation(ApiKind K) {
   }
 }
 
+const clang::Expr *argAt(const clang::CallExpr *Call, std::optional<unsigned> I) {
+  return I && *I < Call->getNumArgs() ? Call->getArg(*I) : nullptr;
+}
+
 std::optional<unsigned> byteCountArgument(StringRef N) {
   return StringSwitch<std::optional<unsigned>>(N)
       .Cases("cudaMemcpy", "cudaMemcpyAsync", 2u)

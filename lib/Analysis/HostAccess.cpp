@@ -16,10 +16,6 @@ using namespace clang;
 
 namespace cuda_advisor::analysis {
 
-static const Expr *argAt(const CallExpr *C, std::optional<unsigned> I) {
-  return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr;
-}
-
 /// Whether host code in Loop reads or writes the buffer Root (directly, or
 /// by passing it to a function), other than through the CUDA calls.
 bool hostTouches(const Stmt *Loop, const ValueDecl *Root, ProvenanceAnalysis &PA) {

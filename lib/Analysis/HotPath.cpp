@@ -70,6 +70,9 @@ void collectTimeStamps(const Stmt *Body, llvm::SmallPtrSetImpl<const CallExpr *>
   llvm::SmallPtrSet<const DeclRefExpr *, 8> StampedRefs;
   std::vector<std::pair<const VarDecl *, const CallExpr *>> Readings;
   std::vector<const Stmt *> Work{Body}, Arguments;
+  auto Reading = [](const Expr *E) {
+    return dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  };
   while (!Work.empty()) {
     const Stmt *S = Work.back();
     Work.pop_back();
@@ -80,7 +83,6 @@ void collectTimeStamps(const Stmt *Body, llvm::SmallPtrSetImpl<const CallExpr *>
           Callee && Callee->getIdentifier() && isCalendarFunctionName(Callee->getName()))
         for (const Expr *A : Call->arguments())
           Arguments.push_back(A);
-    auto Reading = [](const Expr *E) { return dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr); };
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
@@ -520,8 +522,11 @@ void HotPath::build() {
       std::vector<const Expr *> Sizing = sizingOperands(Call);
       if (Sizing.empty())
         return;
+      // A copy's byte count (only a copy can walk a buffer in chunks).
       std::optional<ApiInfo> Api = classifyApiCall(Call);
-      bool Copy = Api && (Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync);
+      const Expr *Count = Api && (Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync)
+                              ? argAt(Call, byteCountArgument(Api->Name))
+                              : nullptr;
       for (const Stmt *Loop : Loops) {
         if (ChunkLoops.count(Loop))
           continue;
@@ -533,8 +538,6 @@ void HotPath::build() {
         // a buffer in chunks (the last one shorter), new data each time.
         // Its byte count follows the loop too: a chunk, not one result slot
         // per size (`cudaMemcpy(&results[i], d, sizeof(float), ...)`).
-        std::optional<unsigned> N = byteCountArgument(Api->Name);
-        const Expr *Count = Copy && N && *N < Call->getNumArgs() ? Call->getArg(*N) : nullptr;
         if (Count && llvm::any_of(Followers, [&](const VarDecl *V) { return mentions(Count, V); }) &&
             llvm::any_of(Call->arguments(), [&](const Expr *A) { return offsetByAny(A, Followers); })) {
           ChunkLoops.insert(Loop);
@@ -627,9 +630,8 @@ void HotPath::build() {
           Only = false;
         else if (std::optional<ApiInfo> Api = classifyApiCall(Call);
                  Api && (Api->Kind == ApiKind::Copy || Api->Kind == ApiKind::CopyAsync)) {
-          std::optional<unsigned> N = byteCountArgument(Api->Name);
-          std::optional<int64_t> Bytes =
-              N && *N < Call->getNumArgs() ? VT.evaluateInt(Call->getArg(*N)) : std::nullopt;
+          const Expr *N = argAt(Call, byteCountArgument(Api->Name));
+          std::optional<int64_t> Bytes = N ? VT.evaluateInt(N) : std::nullopt;
           if (!Bytes || *Bytes > SmallResultBytes)
             Only = false;
         }

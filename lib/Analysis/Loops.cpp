@@ -11,6 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
@@ -1407,12 +1408,11 @@ const VarDecl *bufferOf(const Expr *E) {
 }
 
 namespace {
-/// Whether RD is, or derives from, std::basic_istream (In) or basic_ostream.
-bool isStream(const CXXRecordDecl *RD, bool In) {
+/// Whether RD is, or derives from, std::basic_istream.
+bool isInputStream(const CXXRecordDecl *RD) {
   if (!RD || !RD->hasDefinition())
     return false;
-  StringRef Want = In ? "basic_istream" : "basic_ostream";
-  auto Is = [&](const CXXRecordDecl *B) { return B->getIdentifier() && B->getName() == Want; };
+  auto Is = [](const CXXRecordDecl *B) { return B->getIdentifier() && B->getName() == "basic_istream"; };
   return Is(RD) || !RD->forallBases([&](const CXXRecordDecl *B) { return !Is(B); });
 }
 
@@ -1422,7 +1422,7 @@ std::vector<const Expr *> textInputTargets(const CallExpr *Call) {
   std::vector<const Expr *> Out;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
     if (Op->getOperator() == OO_GreaterGreater && Op->getNumArgs() == 2 &&
-        isStream(Op->getArg(0)->getType()->getAsCXXRecordDecl(), /*In=*/true))
+        isInputStream(Op->getArg(0)->getType()->getAsCXXRecordDecl()))
       Out.push_back(Op->getArg(1));
     return Out;
   }
@@ -1449,9 +1449,8 @@ bool isTextConversion(const CallExpr *Call) {
 }
 } // namespace
 
-const TextElements *textCopiedWith(const VarDecl *Device, const Stmt *Loop,
-                                   llvm::ArrayRef<TextElements> Text) {
-  const TextElements *Found = nullptr;
+const TextElements *textBufferMovedBy(const CallExpr *Call, const ApiInfo &Api, const Stmt *Loop,
+                                      llvm::ArrayRef<TextElements> Text) {
   auto TextOf = [&](const Expr *E) -> const TextElements * {
     const VarDecl *B = E ? bufferOf(E) : nullptr;
     for (const TextElements &T : Text)
@@ -1459,13 +1458,24 @@ const TextElements *textCopiedWith(const VarDecl *Device, const Stmt *Loop,
         return &T;
     return nullptr;
   };
+  auto IsCopy = [](const ApiInfo &A) { return A.Kind == ApiKind::Copy || A.Kind == ApiKind::CopyAsync; };
+  if (IsCopy(Api)) {
+    CopyOperands O = copyOperands(Api.Name);
+    const TextElements *Dst = TextOf(argAt(Call, O.Dst));
+    return Dst ? Dst : TextOf(argAt(Call, O.Src));
+  }
+  // An allocation or free: of the device buffer that a copy of the loop
+  // fills from, or drains into, a text buffer.
+  bool Memory = Api.Kind == ApiKind::Alloc || Api.Kind == ApiKind::HostAlloc ||
+                Api.Kind == ApiKind::Free || Api.Kind == ApiKind::HostFree;
+  const VarDecl *Device = Memory ? bufferOf(argAt(Call, 0u)) : nullptr;
+  const TextElements *Found = nullptr;
   forEachCallInLoops(Loop, [&](const CallExpr *C, llvm::ArrayRef<const Stmt *>) {
     std::optional<ApiInfo> A = classifyApiCall(C);
-    if (Found || !Device || !A || (A->Kind != ApiKind::Copy && A->Kind != ApiKind::CopyAsync))
+    if (Found || !Device || !A || !IsCopy(*A))
       return;
     CopyOperands O = copyOperands(A->Name);
-    auto Arg = [&](std::optional<unsigned> I) { return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr; };
-    const Expr *Dst = Arg(O.Dst), *Src = Arg(O.Src);
+    const Expr *Dst = argAt(C, O.Dst), *Src = argAt(C, O.Src);
     if (Dst && Src && bufferOf(Dst) == Device)
       Found = TextOf(Src);
     else if (Dst && Src && bufferOf(Src) == Device)
@@ -1483,7 +1493,7 @@ std::vector<TextElements> textBuffersPerValue(const Stmt *Loop, ValueTracker &VT
   // A number parsed into a scalar, then stored into a buffer's element or
   // appended to it (`fscanf(f, "%f", &x); v.push_back(x);`, `while (ss >> x)
   // h[n++] = x;`, `h[i] = std::stof(line);`).
-  llvm::DenseMap<const VarDecl *, const CallExpr *> Scalars;
+  llvm::MapVector<const VarDecl *, const CallExpr *> Scalars; // In source order.
   struct Store {
     const VarDecl *Buffer;
     const Expr *Value;

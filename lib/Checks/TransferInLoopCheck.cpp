@@ -181,10 +181,6 @@ StringRef fixName(CopyFix F) {
   return "none";
 }
 
-const Expr *argAt(const CallExpr *C, std::optional<unsigned> I) {
-  return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr;
-}
-
 /// The distinct streams (by spelling) that the asynchronous copies directly
 /// in Loop name: a pipeline unrolled by hand over two or more streams
 /// (`cudaMemcpyAsync(d0, h + i, n, H2D, s0); ... cudaMemcpyAsync(d1, h + i + n,
@@ -836,26 +832,7 @@ std::string TransferInLoopCheck::parsesText(const CallExpr *Call, const ApiInfo 
   std::vector<analysis::TextElements> Text = analysis::textBuffersPerValue(Loop, Ctx.facts().values());
   if (Text.empty())
     return {};
-  auto TextOf = [&](const Expr *E) -> const analysis::TextElements * {
-    const VarDecl *B = E ? analysis::bufferOf(E) : nullptr;
-    for (const analysis::TextElements &T : Text)
-      if (B && T.Buffer == B)
-        return &T;
-    return nullptr;
-  };
-  // The buffers a copy moves between.
-  auto Operands = [&](const CallExpr *C, const ApiInfo &A) -> std::pair<const Expr *, const Expr *> {
-    CopyOperands O = copyOperands(A.Name);
-    auto Arg = [&](std::optional<unsigned> I) { return I && *I < C->getNumArgs() ? C->getArg(*I) : nullptr; };
-    return {Arg(O.Dst), Arg(O.Src)};
-  };
-  const analysis::TextElements *Found = nullptr;
-  if (Api.Kind == ApiKind::Copy || Api.Kind == ApiKind::CopyAsync) {
-    auto [Dst, Src] = Operands(Call, Api);
-    Found = TextOf(Dst) ? TextOf(Dst) : TextOf(Src);
-  } else if ((isAllocation(Api.Kind) || Api.Kind == ApiKind::Free) && Call->getNumArgs() > 0) {
-    Found = analysis::textCopiedWith(analysis::bufferOf(Call->getArg(0)), Loop, Text);
-  }
+  const analysis::TextElements *Found = analysis::textBufferMovedBy(Call, Api, Loop, Text);
   if (!Found)
     return {};
   const SourceManager &SM = Ctx.sourceManager();

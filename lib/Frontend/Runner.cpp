@@ -29,9 +29,9 @@
 
 #include <csignal>
 #include <map>
-#include <set>
 #include <memory>
 #include <mutex>
+#include <set>
 
 using namespace llvm;
 namespace tooling = clang::tooling;
@@ -79,15 +79,15 @@ public:
       clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
       for (const CompatDeclarations &C : OptionalCompat)
         if (P.isValid() && StringRef(P.getFilename()).ends_with(C.Header))
-          Clashes.insert(C.Without.str());
+          Clashes.insert(&C);
     }
     // Counted by DiagnosticConsumer too; we keep our own to ignore warnings.
     TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
   }
   unsigned Errors = 0;
-  /// The -D options that leave out the compat declarations an error, or a
-  /// note of one, points into.
-  std::set<std::string> Clashes;
+  /// The compat declarations an error, or a note of one, points into (in
+  /// OptionalCompat's order).
+  std::set<const CompatDeclarations *> Clashes;
   /// Definitions without attributes of functions declared __host__
   /// __device__, which Clang rejected and nvcc accepts: the file (as Clang
   /// names it) and where to write the attributes.
@@ -444,11 +444,10 @@ private:
     // be using the removed ones then), once for each kind at most.
     while (!Out.Clashes.empty()) {
       Reset();
-      for (const std::string &Without : Out.Clashes) {
-        PassSetup.ExtraArgs.push_back(Without);
-        for (const CompatDeclarations &C : OptionalCompat)
-          if (Opts.Verbose && C.Without == Without)
-            R.Messages.push_back(C.Why.str());
+      for (const CompatDeclarations *C : Out.Clashes) {
+        PassSetup.ExtraArgs.push_back(C->Without.str());
+        if (Opts.Verbose)
+          R.Messages.push_back(C->Why.str());
       }
       Args = buildParseArgs(Neutral, Cuda, PassSetup, R.File);
       Out = parseOnce(R, Args, DevicePass, Directory, Read, nullptr);
@@ -485,9 +484,9 @@ private:
   static constexpr unsigned MaxHostDeviceRounds = 4;
 
   struct ParseOutcome {
-    /// The parse should be run again with these -D options, without the
-    /// compat declarations they name (nothing of it was recorded).
-    std::vector<std::string> Clashes;
+    /// The parse should be run again without these compat declarations
+    /// (nothing of it was recorded).
+    std::vector<const CompatDeclarations *> Clashes;
     /// Where to write __host__ __device__ for a parse that accepts the
     /// definitions nvcc accepts (the errors of this parse were recorded).
     std::shared_ptr<HostDeviceInsertions> HostDevice;
@@ -535,9 +534,9 @@ private:
     Invocation.setDiagnosticConsumer(&Diags);
     bool Ok = Invocation.run();
     ErrorOS.flush();
-    for (const std::string &Without : Diags.Clashes)
-      if (!is_contained(Args, Without))
-        Outcome.Clashes.push_back(Without);
+    for (const CompatDeclarations *C : Diags.Clashes)
+      if (!is_contained(Args, C->Without))
+        Outcome.Clashes.push_back(C);
     if (!Outcome.Clashes.empty())
       return Outcome;
     if (Diags.Errors || !Ok) {

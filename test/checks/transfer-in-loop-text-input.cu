@@ -181,6 +181,26 @@ void lines(std::ifstream &in, float *h, int n, int cases) {
 // COLD: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: note: cudaMalloc allocates on every iteration
 // COLD: note: off the hot path: each iteration reads 'h' as text, one value at a time (stof at line [[@LINE-9]])
 
+// Two numbers parsed, stored together: the first parse is named.
+void pairs(FILE *in, int n, int cases) {
+  for (int t = 0; t < cases; ++t) {
+    std::vector<float> v;
+    for (int i = 0; i < n; ++i) {
+      float x, w;
+      fscanf(in, "%f", &x);
+      fscanf(in, "%f", &w);
+      v.push_back(x * w);
+    }
+    float *d;
+    cudaMalloc(&d, n * sizeof(float));
+    cudaMemcpy(d, v.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    add<<<(n + 255) / 256, 256>>>(d, d, n);
+    cudaFree(d);
+  }
+}
+// COLD: transfer-in-loop-text-input.cu:[[@LINE-6]]:5: note: cudaMalloc allocates on every iteration
+// COLD: note: off the hot path: each iteration reads 'v' as text, one value at a time (fscanf at line [[@LINE-12]])
+
 // The whole buffer printed under a debug flag.
 void verbosePrint(float *h, float *d, int n, int steps, bool verbose) {
   for (int s = 0; s < steps; ++s) {
@@ -211,6 +231,7 @@ int main() {
   parsedOnce(in, h, d, n);
   pushBack(in, 10);
   lines(s, h, n, 10);
+  pairs(in, n, 10);
   verbosePrint(h, d, n, 100, false);
   return 0;
 }

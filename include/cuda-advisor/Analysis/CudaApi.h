@@ -56,6 +56,10 @@ bool isTransferOrAllocation(ApiKind K);
 /// The argument index of the byte count of a copy/memset/alloc call, if any.
 std::optional<unsigned> byteCountArgument(llvm::StringRef CanonicalName);
 
+/// Call's argument at I (byteCountArgument, a CopyOperands index), if it has
+/// one there.
+const clang::Expr *argAt(const clang::CallExpr *Call, std::optional<unsigned> I);
+
 /// cudaMemcpyKind, with the runtime's values.
 enum class CopyKind { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3,
                       Default = 4 };

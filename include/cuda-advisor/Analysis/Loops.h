@@ -30,6 +30,7 @@ class VarDecl;
 namespace cuda_advisor::analysis {
 
 class ValueTracker;
+struct ApiInfo;
 
 /// for, range-for, while and do loops.
 bool isLoop(const clang::Stmt *S);
@@ -138,10 +139,12 @@ struct TextElements {
 std::vector<TextElements> textBuffersPerValue(const clang::Stmt *Loop, ValueTracker &VT);
 inline constexpr int64_t FewTextValues = 64;
 
-/// The text buffer of Text that Loop copies to or from the device buffer
-/// Device (`cudaMemcpy(d_A, h_A, ...)` with h_A parsed from text), if any.
-const TextElements *textCopiedWith(const clang::VarDecl *Device, const clang::Stmt *Loop,
-                                   llvm::ArrayRef<TextElements> Text);
+/// The buffer of Text that a transfer call of Loop moves: a copy from or
+/// into it (`cudaMemcpy(d_A, h_A, ...)` with h_A parsed from text), or the
+/// allocation or free of the device buffer that such a copy of the loop
+/// fills or drains (`cudaMalloc(&d_A, ...)`). Null when none.
+const TextElements *textBufferMovedBy(const clang::CallExpr *Call, const ApiInfo &Api,
+                                      const clang::Stmt *Loop, llvm::ArrayRef<TextElements> Text);
 
 /// V decides whether Loop goes on: it is read by the loop's condition, or by
 /// an `if` in the body that leaves the loop or sets a variable that does
